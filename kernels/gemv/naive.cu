@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+// gemv / naive
+//
+// Contract
+//   Computes c[l][m][0] = fp16( sum_k A[l][m][k]*SFA[l][m][k/16] * B[l][0][k]*SFB[l][0][k/16] ).
+//   Inputs (case_data.hpp): A [L][M][K/2] packed e2m1 (low nibble = lower k); B stored with 128
+//   rows per batch as in gpu-mode, [L][128][K/2], of which only row 0 is the vector (batch stride
+//   128 rows); ROW-MAJOR e4m3 scales a.sf [L][M][K/16], b.sf [L][128][K/16]; c [L][M][1] FP16.
+//   The blocked scale tensors are not used.
+//   Method: one thread per output row, no tiling, no shared memory: the correctness baseline.
+//   Decoding through nvfp4.hpp (e2m1_to_float, e4m3_to_float). Each 16-element block's sum of
+//   e2m1 products is exact in FP32; it is multiplied by sfa*sfb and added to an FP32 accumulator;
+//   one rounding to FP16 (__float2half_rn).
+//   Constraints: K % 16 == 0 (the problem rule is K % 64); any M, L; CC >= 7.0.
+//   Timed region: the single kernel launch; nothing is done in prepare.
+//   Run just this variant: nvfp4bench --problem gemv --shape 256x1024x2 --variant naive
+#include <cuda_fp16.h>
+
+#include "case_data.hpp"
+#include "cuda_check.hpp"
+#include "nvfp4.hpp"
+#include "variant.hpp"
+
+namespace nvfp4 {
+
+namespace {
+
+// ---- kernel ----
+
+constexpr int kThreads = 256;
+
+// Sum over one 16-element block of products of e2m1 values (8 packed bytes each, given as two
+// 32-bit words). Every product is a multiple of 1/4 of magnitude <= 36: the FP32 sum is exact.
+__device__ __forceinline__ float block_dot(uint2 a, uint2 b) {
+  float sum = 0.0f;
+  const uint32_t wa[2] = {a.x, a.y}, wb[2] = {b.x, b.y};
+#pragma unroll
+  for (int w = 0; w < 2; ++w)
+#pragma unroll
+    for (int nib = 0; nib < 8; ++nib)
+      sum += e2m1_to_float((wa[w] >> (4 * nib)) & 0xFu) * e2m1_to_float((wb[w] >> (4 * nib)) & 0xFu);
+  return sum;
+}
+
+struct Args {
+  const uint8_t* a;
+  const uint8_t* sfa;
+  const uint8_t* b;
+  const uint8_t* sfb;
+  __half* c;
+  int64_t m, k, l;
+  int64_t b_rows;  // stored rows of B per batch (128); row 0 is the vector
+};
+
+// Thread t -> output (batch, i) with i fastest: a warp shares the vector and reads distinct A rows.
+__global__ void __launch_bounds__(kThreads) gemv_naive_kernel(Args p) {
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= p.l * p.m) return;
+  const int64_t i = t % p.m, batch = t / p.m;
+  const int64_t a_row = batch * p.m + i, b_row = batch * p.b_rows;
+  const int64_t sf_cols = p.k / kSfVec;
+  const uint2* a = reinterpret_cast<const uint2*>(p.a + a_row * (p.k / 2));  // 8 bytes = 16 elements
+  const uint2* b = reinterpret_cast<const uint2*>(p.b + b_row * (p.k / 2));
+  const uint8_t* sfa = p.sfa + a_row * sf_cols;
+  const uint8_t* sfb = p.sfb + b_row * sf_cols;
+  float acc = 0.0f;
+  for (int64_t blk = 0; blk < sf_cols; ++blk)
+    acc += block_dot(a[blk], b[blk]) * (e4m3_to_float(sfa[blk]) * e4m3_to_float(sfb[blk]));
+  p.c[t] = __float2half_rn(acc);
+}
+
+// ---- launch ----
+
+class NaiveRunner final : public Runner {
+ public:
+  explicit NaiveRunner(const GemmOperands& g)
+      : m_args{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, g.dims.m, g.dims.k, g.dims.l, g.b.rows} {}
+  void run(cudaStream_t stream) override {
+    const int64_t total = m_args.l * m_args.m;
+    const auto blocks = static_cast<unsigned>(ceil_div(total, kThreads));
+    gemv_naive_kernel<<<blocks, kThreads, 0, stream>>>(m_args);
+    CUDA_CHECK_LAUNCH();
+  }
+
+ private:
+  Args m_args;
+};
+
+std::string unsupported(const DeviceInfo& dev, const Shape&) {
+  return dev.cc() < 70 ? "needs compute capability 7.0 or newer" : "";
+}
+
+std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t) {
+  return std::make_unique<NaiveRunner>(c.groups.at(0));
+}
+
+}  // namespace
+
+// ---- registry ----
+
+extern const VariantInfo gemv_naive;
+const VariantInfo gemv_naive{
+    Problem::gemv,
+    "naive",
+    "one thread per output row, FP32 accumulation per 16-element block, row-major scales",
+    "",
+    &unsupported,
+    &prepare,
+};
+
+}  // namespace nvfp4

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian/Ubuntu machine lacks (build tools, CLI11, fmt, nlohmann-json,
+# GoogleTest, ccache), then configures and builds into ${BUILD_DIR:-build}.
+# The CUDA toolkit (nvcc, cuBLASLt, CUPTI) must already be installed (it is not a Debian package
+# we can pin); the script says so and stops when nvcc is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+
+need=()
+dpkg -s cmake >/dev/null 2>&1 || need+=(cmake)
+command -v ninja >/dev/null 2>&1 || need+=(ninja-build)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v ccache >/dev/null 2>&1 || need+=(ccache)
+[ -f /usr/share/cmake/CLI11/CLI11Config.cmake ] || [ -f /usr/lib/cmake/CLI11/CLI11Config.cmake ] || need+=(libcli11-dev)
+[ -d /usr/lib/x86_64-linux-gnu/cmake/fmt ] || [ -d /usr/lib/cmake/fmt ] || [ -d /usr/lib/aarch64-linux-gnu/cmake/fmt ] || need+=(libfmt-dev)
+[ -f /usr/include/nlohmann/json.hpp ] || need+=(nlohmann-json3-dev)
+[ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+if ! command -v nvcc >/dev/null 2>&1; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=/usr/local/cuda/bin:$PATH
+  else echo "setup: nvcc not found: install the CUDA toolkit (12.8 or newer)" >&2; exit 2; fi
+fi
+
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja ${CMAKE_ARGS:-}
+fi
+cmake --build "$BUILD_DIR" -j "$(nproc)"

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// names.cpp: spellings of the small enums shared by parsing, the runner and the reports.
+#include "case_data.hpp"
+#include "timing.hpp"
+
+namespace nvfp4 {
+
+std::string_view to_string(Dist d) { return d == Dist::gpumode ? "gpumode" : "uniform"; }
+
+bool parse_dist(std::string_view s, Dist& out) {
+  if (s == "gpumode") out = Dist::gpumode;
+  else if (s == "uniform") out = Dist::uniform;
+  else return false;
+  return true;
+}
+
+std::string_view to_string(L2Mode m) { return m == L2Mode::cold ? "cold" : "warm"; }
+
+bool parse_l2(std::string_view s, L2Mode& out) {
+  if (s == "cold") out = L2Mode::cold;
+  else if (s == "warm") out = L2Mode::warm;
+  else return false;
+  return true;
+}
+
+}  // namespace nvfp4

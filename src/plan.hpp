@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// plan.hpp: what one invocation asks for, from the command line and an optional JSON config
+// (command-line flags override the config). Parsing is host-only and never touches the GPU.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "case_data.hpp"
+#include "problem.hpp"
+#include "timing.hpp"
+#include "verify.hpp"
+
+namespace nvfp4 {
+
+// Bad usage or configuration: what() is one line naming the file / flag, field, value and rule.
+// The process exits with code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CaseSpec {
+  Problem problem = Problem::gemm;
+  Shape shape;
+  std::string role;                      // "test", "benchmark" or "" (command line)
+  uint64_t seed = 1111;
+  Dist dist = Dist::gpumode;
+  std::optional<double> b200_target_us;  // gpu-mode SOL of the shape, from the config
+};
+
+struct OutputPaths {
+  std::string json, csv, markdown, dump_dir;
+};
+
+enum class Command { run, list };
+
+struct RunPlan {
+  Command command = Command::run;
+  std::vector<CaseSpec> cases;
+  std::vector<std::string> variants;  // empty: every variant of each case's problem
+  Tolerance tolerance;
+  TimingOptions timing;
+  bool timing_enabled = true;         // --verify-only turns it off
+  OutputPaths outputs;
+  int device = 0;
+  std::string config_path;            // "" when none
+  std::vector<std::string> argv;      // the command line as given
+};
+
+// Parses argv (argv[0] is the program). Throws UsageError. `--help` prints and returns
+// std::nullopt (exit 0).
+std::optional<RunPlan> parse_command_line(int argc, const char* const* argv);
+
+}  // namespace nvfp4

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runner.hpp"
+
+#include <cuda_runtime.h>
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "case_data.hpp"
+#include "cuda_check.hpp"
+#include "npy.hpp"
+#include "nvfp4.hpp"
+#include "reference.hpp"
+#include "timing.hpp"
+#include "variant.hpp"
+
+namespace nvfp4 {
+
+namespace {
+
+std::string sanitize(std::string s) {
+  for (char& ch : s)
+    if (ch == ',') ch = '_';
+  return s;
+}
+
+// ---- dump (--dump DIR) ------------------------------------------------------------------------
+
+class CaseDump {
+ public:
+  CaseDump(const std::string& root, const CaseSpec& c, const CaseView& v) : m_view(v) {
+    m_dir = std::filesystem::path(root) /
+            fmt::format("{}_{}_{}_seed{}", to_string(c.problem), sanitize(format_shape(c.problem, c.shape)),
+                        to_string(c.dist), c.seed);
+    std::filesystem::create_directories(m_dir);
+    m_index["problem"] = to_string(c.problem);
+    m_index["shape"] = format_shape(c.problem, c.shape);
+    m_index["dist"] = to_string(c.dist);
+    m_index["seed"] = c.seed;
+    m_index["layout_note"] =
+        "fp4 data: uint8 [l][rows][k/2], low nibble = lower k; scales: e4m3fn bytes, row-major [l][rows][k/16] "
+        "and blocked [l][bytes] (PROBLEMS.md 1.3); outputs: float16 [l][m][n]";
+    for (size_t g = 0; g < v.groups.size(); ++g) {
+      const GemmOperands& op = v.groups[g];
+      const std::string pre = v.groups.size() > 1 ? fmt::format("g{}_", g) : "";
+      write_operand(pre + "a", op.a);
+      write_operand(pre + "b", op.b);
+      if (v.problem == Problem::dual_gemm) write_operand(pre + "b2", op.b2);
+    }
+  }
+
+  void write_output(const std::string& name, const std::vector<std::vector<__half>>& per_group) {
+    for (size_t g = 0; g < per_group.size(); ++g) {
+      const Dims& d = m_view.groups[g].dims;
+      const std::string pre = per_group.size() > 1 ? fmt::format("g{}_", g) : "";
+      add(pre + name, "<f2", {d.l, d.m, d.n}, per_group[g].data(), per_group[g].size() * sizeof(__half));
+    }
+  }
+
+  void finish() {
+    const auto path = (m_dir / "index.json").string();
+    std::ofstream f(path + ".tmp");
+    f << m_index.dump(2) << '\n';
+    f.close();
+    if (!f) throw std::runtime_error(fmt::format("--dump: cannot write {}", path));
+    std::filesystem::rename(path + ".tmp", path);
+  }
+
+ private:
+  void write_operand(const std::string& name, const Fp4Matrix& m) {
+    const HostFp4Matrix h = to_host(m);
+    add(name, "|u1", {m.l, m.rows, m.k / 2}, h.data.data(), h.data.size());
+    add("sf" + name, "|u1", {m.l, m.rows, m.k / kSfVec}, h.sf.data(), h.sf.size());
+    add("sf" + name + "_blocked", "|u1", {m.l, static_cast<int64_t>(h.sf_blocked.size()) / m.l}, h.sf_blocked.data(),
+        h.sf_blocked.size());
+  }
+  void add(const std::string& name, std::string_view dtype, std::vector<int64_t> shape, const void* data,
+           size_t bytes) {
+    const std::string file = name + ".npy";
+    write_npy((m_dir / file).string(), dtype, shape, data, bytes);
+    m_index["arrays"][name] = {{"file", file}, {"dtype", dtype}, {"shape", shape}};
+  }
+
+  const CaseView& m_view;
+  std::filesystem::path m_dir;
+  nlohmann::ordered_json m_index;
+};
+
+// ---- metrics ----------------------------------------------------------------------------------
+
+Metrics base_metrics(const CaseSpec& c) {
+  Metrics m;
+  m.flops = flop_count(c.problem, c.shape);
+  m.bytes = byte_count(c.problem, c.shape);
+  m.b200_target_us = c.b200_target_us;
+  return m;
+}
+
+void add_timing_metrics(Metrics& m, const TimingResult& t, const std::optional<SolRates>& sol) {
+  const double sec = t.stats.median * 1e-6;
+  if (sec <= 0) return;
+  m.tflops = m.flops / sec / 1e12;
+  m.gbps = m.bytes / sec / 1e9;
+  if (sol) {
+    m.sol_us = std::max(m.bytes / sol->hbm_bytes_per_s, m.flops / sol->flops_per_s) * 1e6;
+    m.pct_sol = 100.0 * *m.sol_us / t.stats.median;
+  }
+}
+
+std::vector<std::string> selected_variants(const RunPlan& plan, Problem p) {
+  if (!plan.variants.empty()) return plan.variants;
+  std::vector<std::string> names;
+  for (const VariantInfo* v : variants_for(p)) names.emplace_back(v->name);
+  return names;
+}
+
+}  // namespace
+
+std::string repro_command(const CaseSpec& c, std::string_view variant) {
+  return fmt::format("nvfp4bench --problem {} --shape {} --variant {} --seed {} --dist {}", to_string(c.problem),
+                     format_shape(c.problem, c.shape), variant, c.seed, to_string(c.dist));
+}
+
+int64_t case_peak_device_bytes(Problem p, const Shape& s) {
+  // Inputs + one FP16 copy of every operand (reference or cublaslt dequantisation) + FP32 outputs.
+  int64_t extra = 0;
+  for (const Dims& d : s.groups) {
+    const int64_t nb = p == Problem::dual_gemm ? 2 : 1;
+    extra += 2 * d.k * d.l * (d.m + nb * d.n) + 4 * nb * d.m * d.n * d.l;
+  }
+  return device_bytes(p, s) + 2 * extra + (int64_t{64} << 20);
+}
+
+void check_cases_fit(const RunPlan& plan, const DeviceInfo& dev) {
+  size_t free_b = 0, total_b = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  for (const CaseSpec& c : plan.cases) {
+    const int64_t need = case_peak_device_bytes(c.problem, c.shape);
+    if (need > static_cast<int64_t>(free_b))
+      throw UsageError(fmt::format("{} shape '{}': needs {:.1f} GiB of device memory, {} has {:.1f} GiB free",
+                                   to_string(c.problem), format_shape(c.problem, c.shape), double(need) / (1 << 30),
+                                   dev.name, double(free_b) / (1 << 30)));
+  }
+}
+
+RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev) {
+  RunOutcome out;
+  const std::optional<SolRates> sol = sol_rates_for(dev.name, dev.cc());
+  Stream stream;
+  DeviceReference reference(dev);
+  L2Flusher flusher(dev.l2_bytes);
+
+  for (const CaseSpec& c : plan.cases) {
+    const std::string shape_text = format_shape(c.problem, c.shape);
+    std::cerr << fmt::format("[{}] {} {} ({}, seed {})\n", to_string(c.problem), shape_text,
+                             plan.timing_enabled ? "verify+time" : "verify", to_string(c.dist), c.seed);
+    const size_t first_result = out.results.size();
+    auto make_result = [&](std::string_view variant) {
+      CaseResult r;
+      r.problem = c.problem;
+      r.shape = shape_text;
+      r.variant = std::string(variant);
+      r.role = c.role;
+      r.seed = c.seed;
+      r.dist = c.dist;
+      r.metrics = base_metrics(c);
+      r.repro = repro_command(c, variant);
+      return r;
+    };
+    try {
+      CaseData data(c.problem, c.shape, c.dist, c.seed, stream.get());
+      const ReferenceOutput ref = reference.compute(data.view(), stream.get());
+      std::optional<CaseDump> dump;
+      if (!plan.outputs.dump_dir.empty()) {
+        dump.emplace(plan.outputs.dump_dir, c, data.view());
+        dump->write_output("ref", ref.groups);
+      }
+
+      for (const std::string& vname : selected_variants(plan, c.problem)) {
+        CaseResult r = make_result(vname);
+        r.reference = ref.name;
+        const VariantInfo* info = find_variant(c.problem, vname);
+        if (!info) {
+          r.status = Status::skip;
+          r.reason = fmt::format("no '{}' variant for {} yet", vname, to_string(c.problem));
+          out.results.push_back(std::move(r));
+          continue;
+        }
+        r.timing_note = std::string(info->timing_note);
+        if (std::string why = info->unsupported(dev, c.shape); !why.empty()) {
+          r.status = Status::skip;
+          r.reason = why;
+          out.results.push_back(std::move(r));
+          continue;
+        }
+        try {
+          std::unique_ptr<Runner> runner = info->prepare(data.view(), stream.get());
+          data.poison_outputs(stream.get());
+          runner->run(stream.get());
+          CUDA_CHECK_LAUNCH();
+          stream.sync();
+          CheckResult check;
+          std::vector<std::vector<__half>> outputs;
+          for (size_t g = 0; g < data.view().groups.size(); ++g) {
+            const GemmOperands& op = data.view().groups[g];
+            outputs.push_back(to_host(op.c, op.dims.l * op.dims.m * op.dims.n));
+            verify_group(outputs.back(), ref.groups[g], op.dims, static_cast<int64_t>(g), plan.tolerance, check);
+          }
+          if (dump) dump->write_output("c_" + vname, outputs);
+          r.check = check;
+          if (check.passed()) {
+            r.status = Status::pass;
+            if (plan.timing_enabled) {
+              r.timing = time_runner(*runner, plan.timing, flusher, stream.get());
+              add_timing_metrics(r.metrics, *r.timing, sol);
+            }
+          } else {
+            r.status = Status::fail;
+            const Mismatch& m0 = check.first.front();
+            r.reason = fmt::format("{} of {} elements mismatch; first at (group {}, l {}, m {}, n {}): got {} want {}",
+                                   check.mismatches, check.checked, m0.group, m0.l, m0.m, m0.n, m0.got, m0.want);
+          }
+        } catch (const CudaError& e) {
+          r.status = Status::error;
+          r.reason = e.what();
+          out.results.push_back(std::move(r));
+          if (e.sticky()) throw;
+          continue;
+        } catch (const std::exception& e) {
+          r.status = Status::error;
+          r.reason = e.what();
+        }
+        out.results.push_back(std::move(r));
+      }
+      if (dump) dump->finish();
+    } catch (const CudaError& e) {
+      if (e.sticky()) {
+        out.stopped_on_sticky_error = true;
+        out.sticky_message = e.what();
+        return out;
+      }
+      CaseResult r = make_result("*");
+      r.status = Status::error;
+      r.reason = e.what();
+      out.results.push_back(std::move(r));
+    } catch (const std::exception& e) {
+      CaseResult r = make_result("*");
+      r.status = Status::error;
+      r.reason = e.what();
+      out.results.push_back(std::move(r));
+    }
+
+    // Speed-up against the cublaslt variant of the same case.
+    std::optional<double> base;
+    for (size_t i = first_result; i < out.results.size(); ++i)
+      if (out.results[i].variant == "cublaslt" && out.results[i].timing) base = out.results[i].timing->stats.median;
+    if (base)
+      for (size_t i = first_result; i < out.results.size(); ++i)
+        if (out.results[i].timing) out.results[i].metrics.speedup_vs_cublaslt = *base / out.results[i].timing->stats.median;
+  }
+  return out;
+}
+
+}  // namespace nvfp4

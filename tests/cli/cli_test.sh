@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# cli_test.sh: the nvfp4bench binary's usage errors and exit codes; needs no GPU.
+# Run by CTest as: NVFP4BENCH=<path to nvfp4bench> bash tests/cli/cli_test.sh
+#   usage error -> exit 2 and exactly one line on stderr naming the bad value
+#   --help      -> exit 0
+#   no GPU      -> exit 3 and a one-line message containing "no CUDA GPU" (skipped on a GPU machine)
+set -u
+
+BIN=${NVFP4BENCH:-}
+if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
+  echo "cli_test.sh: set NVFP4BENCH to the nvfp4bench binary (got '${BIN}')" >&2
+  exit 2
+fi
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+RUN=()
+if command -v timeout >/dev/null 2>&1; then RUN=(timeout 120); fi
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS  $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; echo "      stderr: $(head -c 400 "$TMP/err")"; }
+
+# run ARGS...: runs the binary, stdout to $TMP/out, stderr to $TMP/err, exit code in $rc.
+run() {
+  "${RUN[@]}" "$BIN" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+  rc=$?
+}
+
+# Number of non-empty lines in a file.
+lines() { grep -c . "$1" || true; }
+
+# expect_usage NAME TEXT ARGS...: exit code 2, one stderr line, which contains TEXT.
+expect_usage() {
+  local name=$1 text=$2
+  shift 2
+  run "$@"
+  if [ "$rc" -ne 2 ]; then fail "$name" "exit code $rc, expected 2"; return; fi
+  local n
+  n=$(lines "$TMP/err")
+  if [ "$n" -ne 1 ]; then fail "$name" "$n lines on stderr, expected 1"; return; fi
+  if ! grep -qF -- "$text" "$TMP/err"; then fail "$name" "stderr does not mention '$text'"; return; fi
+  pass "$name"
+}
+
+# ---- usage errors ----
+expect_usage "unknown problem" "gemx" --problem gemx --shape 128x256x256
+expect_usage "bad shape (trailing x)" "12x" --problem gemm --shape 12x
+expect_usage "bad shape (zero)" "128x0x256" --problem gemm --shape 128x0x256
+expect_usage "bad shape (K rule)" "128x256x100" --problem gemm --shape 128x256x100
+expect_usage "gemv shape with 2 dims" "128x256" --problem gemv --shape 128x256
+expect_usage "unknown variant" "fast" --problem gemm --shape 128x256x256 --variant naive,fast
+expect_usage "--shape without --problem" "--problem" --shape 128x256x256
+expect_usage "--problem without --shape" "--shape" --problem gemm
+expect_usage "unknown flag" "--frobnicate" --frobnicate
+expect_usage "negative tolerance" "--rtol" --problem gemm --shape 128x256x256 --rtol -1
+
+printf '{\n  "seed": 1111,\n  "cases": [\n' >"$TMP/malformed.json"
+expect_usage "malformed config" "$TMP/malformed.json" --config "$TMP/malformed.json"
+printf '{"cases": [{"problem": "gemm", "shape": "128x256x256", "colour": "red"}]}\n' >"$TMP/unknown_key.json"
+expect_usage "config with an unknown key" "cases[0].colour" --config "$TMP/unknown_key.json"
+printf '{"cases": [{"problem": "gemm", "shape": "128x0x256"}]}\n' >"$TMP/bad_shape.json"
+expect_usage "config with a bad shape" "cases[0].shape" --config "$TMP/bad_shape.json"
+expect_usage "missing config" "$TMP/absent.json" --config "$TMP/absent.json"
+expect_usage "unwritable --json path" "$TMP/no_such_dir" --problem gemm --shape 128x256x256 --json "$TMP/no_such_dir/out.json"
+expect_usage "unwritable --csv path" "$TMP/no_such_dir" --problem gemm --shape 128x256x256 --csv "$TMP/no_such_dir/out.csv"
+
+# ---- help ----
+run --help
+if [ "$rc" -eq 0 ] && grep -qF -- "--shape" "$TMP/out"; then pass "--help"; else fail "--help" "exit code $rc or no usage text"; fi
+
+# ---- no GPU ----
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  echo "SKIP  no-GPU exit code (nvidia-smi -L lists a GPU)"
+else
+  run --problem gemm --shape 128x256x256 --verify-only
+  n=$(lines "$TMP/err")
+  if [ "$rc" -ne 3 ]; then
+    fail "no GPU" "exit code $rc, expected 3"
+  elif [ "$n" -ne 1 ]; then
+    fail "no GPU" "$n lines on stderr, expected 1"
+  elif ! grep -qF "no CUDA GPU" "$TMP/err"; then
+    fail "no GPU" "message does not contain 'no CUDA GPU'"
+  else
+    pass "no GPU"
+  fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

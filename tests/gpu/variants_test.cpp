@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every registered variant of every problem on the gpu-mode test shapes and the smoke shapes,
+// against the device reference, with both distributions.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "case_data.hpp"
+#include "device_buffer.hpp"
+#include "gpu_test_util.hpp"
+#include "reference.hpp"
+#include "variant.hpp"
+
+using namespace nvfp4;
+
+namespace {
+
+void check_all_variants(Problem p, const std::vector<CaseSpec>& cases) {
+  const DeviceInfo dev = query_device(0);
+  Stream stream;
+  DeviceReference reference(dev);
+  int ran = 0;
+  for (const CaseSpec& spec : cases) {
+    if (spec.problem != p) continue;
+    for (Dist dist : {Dist::gpumode, Dist::uniform}) {
+      CaseData data(p, spec.shape, dist, spec.seed, stream.get());
+      const ReferenceOutput ref = reference.compute(data.view(), stream.get());
+      for (const VariantInfo* v : variants_for(p)) {
+        const std::string what = fmt::format("{} {} {} dist={}", to_string(p), format_shape(p, spec.shape), v->name,
+                                             to_string(dist));
+        if (!v->unsupported(dev, spec.shape).empty()) continue;
+        auto runner = v->prepare(data.view(), stream.get());
+        data.poison_outputs(stream.get());
+        runner->run(stream.get());
+        ASSERT_EQ(cudaGetLastError(), cudaSuccess) << what;
+        stream.sync();
+        CheckResult check;
+        for (size_t g = 0; g < data.view().groups.size(); ++g) {
+          const GemmOperands& op = data.view().groups[g];
+          verify_group(to_host(op.c, op.dims.l * op.dims.m * op.dims.n), ref.groups[g], op.dims,
+                       static_cast<int64_t>(g), Tolerance{}, check);
+        }
+        if (check.passed()) {
+          ++ran;
+        } else {
+          const Mismatch& m = check.first.front();
+          ADD_FAILURE() << what << ": " << check.mismatches << " mismatches, first (g" << m.group << ", l" << m.l
+                        << ", m" << m.m << ", n" << m.n << ") got " << m.got << " want " << m.want;
+        }
+      }
+    }
+  }
+  EXPECT_GT(ran, 0) << "no variant ran for " << to_string(p);
+}
+
+std::vector<CaseSpec> test_cases(Problem p) {
+  auto cases = test::config_cases(fmt::format("configs/gpumode/{}.json", to_string(p)), "test");
+  for (auto& c : test::config_cases("configs/smoke.json")) cases.push_back(c);
+  return cases;
+}
+
+}  // namespace
+
+TEST(Variants, Gemv) { check_all_variants(Problem::gemv, test_cases(Problem::gemv)); }
+TEST(Variants, Gemm) { check_all_variants(Problem::gemm, test_cases(Problem::gemm)); }
+TEST(Variants, DualGemm) { check_all_variants(Problem::dual_gemm, test_cases(Problem::dual_gemm)); }
+TEST(Variants, GroupGemm) { check_all_variants(Problem::group_gemm, test_cases(Problem::group_gemm)); }
+
+TEST(Variants, GemvEveryBatchCount) {
+  std::vector<CaseSpec> cases;
+  for (int l = 1; l <= 8; ++l) {
+    CaseSpec c;
+    c.problem = Problem::gemv;
+    c.shape = parse_shape(Problem::gemv, fmt::format("{}x{}x{}", 128 * l + (l % 3), 64 * (l + 1), l));
+    cases.push_back(c);
+  }
+  check_all_variants(Problem::gemv, cases);
+}
