@@ -115,7 +115,41 @@ __global__ void __launch_bounds__(kThreads) silu_mul_kernel(const float* __restr
   }
 }
 
+__global__ void __launch_bounds__(kThreads) abs_kernel(__half* x, int64_t n) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = __habs(x[i]);
+}
+
+__global__ void __launch_bounds__(kThreads) bound_kernel(const float* abs1, const float* abs2, const float* gate,
+                                                         const float* up, float* bound, int64_t n, float gamma) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float dg = gamma * abs1[i];
+  if (!abs2) {
+    bound[i] = dg;
+    return;
+  }
+  const float du = gamma * abs2[i], g = gate[i], u = up[i];
+  const float sig = 1.0f / (1.0f + expf(-g));
+  const float dsilu = fabsf(sig * (1.0f + g * (1.0f - sig)));
+  bound[i] = dsilu * fabsf(u) * dg + fabsf(g * sig) * du + dg * du;
+}
+
 }  // namespace
+
+void abs_fp16_inplace(__half* x, int64_t n, cudaStream_t s) {
+  if (n <= 0) return;
+  abs_kernel<<<grid_for(n), kThreads, 0, s>>>(x, n);
+  CUDA_CHECK_LAUNCH();
+}
+
+void accumulation_bound(const float* abs1, const float* abs2, const float* gate, const float* up, float* bound,
+                        int64_t n, int64_t k, cudaStream_t s) {
+  if (n <= 0) return;
+  const float gamma = 2.0f * sqrtf(static_cast<float>(k)) * 0x1p-24f;
+  bound_kernel<<<grid_for(n), kThreads, 0, s>>>(abs1, abs2, gate, up, bound, n, gamma);
+  CUDA_CHECK_LAUNCH();
+}
 
 void dequantize_fp16(const Fp4Matrix& m, int64_t rows_used, __half* out, cudaStream_t s) {
   if (m.k <= 0 || m.k % kSfVec != 0)

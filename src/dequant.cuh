@@ -29,4 +29,16 @@ void fp32_to_fp16(const float* in, __half* out, int64_t n, cudaStream_t s);
 // FP32, one rounding to FP16 (round to nearest even). The dual_gemm epilogue.
 void silu_mul_fp16(const float* gate, const float* up, __half* out, int64_t n, cudaStream_t s);
 
+// x[i] = |x[i]| (clears the FP16 sign bits), i < n.
+void abs_fp16_inplace(__half* x, int64_t n, cudaStream_t s);
+
+// Per-element bound on the difference between two FP32 accumulations of the same sums in
+// different orders (see reference.hpp): gamma = 2*sqrt(k)*2^-24,
+//   plain:     bound[i] = gamma * abs1[i]                     (abs1 = sum_k |a*b|)
+//   dual_gemm: dg = gamma*abs1, du = gamma*abs2 (abs2 for B2), bound[i] =
+//              |silu'(g)|*|u|*dg + |silu(g)|*du + dg*du        (g, u the FP32 sums)
+// gate/up may be null for the plain case.
+void accumulation_bound(const float* abs1, const float* abs2, const float* gate, const float* up, float* bound,
+                        int64_t n, int64_t k, cudaStream_t s);
+
 }  // namespace nvfp4

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "cuda_check.hpp"
 #include "device_info.hpp"
+#include "git_sha.h"
 #include "plan.hpp"
 #include "results.hpp"
 #include "runner.hpp"

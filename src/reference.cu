@@ -8,6 +8,8 @@
 //  - otherwise: exact dequantisation of A and B (B2) to FP16, cuBLASLt FP16 x FP16 with FP32
 //    compute and FP32 output, then one rounding to FP16 (dual_gemm: silu_mul_fp16).
 // gemv uses only row 0 of its 128-row B (n = 1).
+// With a bound asked for: the same dequantised GEMMs on |A| and |B| give sum_k |a*b| per element,
+// from which accumulation_bound() derives how far two FP32 summation orders can drift apart.
 #include "reference.hpp"
 
 #include "dequant.cuh"
@@ -61,6 +63,38 @@ struct DeviceReference::Impl {
     CUDA_CHECK(cudaStreamSynchronize(s));  // before the scratch buffers are freed
     return false;
   }
+
+  // bound ([l][m][n] FP32, device) for one group; see accumulation_bound().
+  void group_bound(Problem p, const GemmOperands& g, float* bound, cudaStream_t s) {
+    const Dims& d = g.dims;
+    const bool dual = p == Problem::dual_gemm;
+    const int64_t mn = d.m * d.n * d.l;
+    DeviceBuffer a16(static_cast<size_t>(d.l * d.m * d.k) * sizeof(__half));
+    DeviceBuffer b16(static_cast<size_t>(d.l * d.n * d.k) * sizeof(__half));
+    DeviceBuffer abs1(static_cast<size_t>(mn) * sizeof(float)), abs2, gate, up;
+    dequantize_fp16(g.a, d.m, a16.get<__half>(), s);
+    if (dual) {
+      // Signed sums first (A still signed), then |A| for the absolute sums.
+      gate = DeviceBuffer(static_cast<size_t>(mn) * sizeof(float));
+      up = DeviceBuffer(static_cast<size_t>(mn) * sizeof(float));
+      abs2 = DeviceBuffer(static_cast<size_t>(mn) * sizeof(float));
+      dequantize_fp16(g.b, d.n, b16.get<__half>(), s);
+      lt.fp16_tn(a16.get<__half>(), b16.get<__half>(), gate.get(), LtOut::f32, d.m, d.n, d.k, d.l, s);
+      dequantize_fp16(g.b2, d.n, b16.get<__half>(), s);
+      lt.fp16_tn(a16.get<__half>(), b16.get<__half>(), up.get(), LtOut::f32, d.m, d.n, d.k, d.l, s);
+    }
+    abs_fp16_inplace(a16.get<__half>(), d.l * d.m * d.k, s);
+    auto abs_product = [&](const Fp4Matrix& b, DeviceBuffer& out) {
+      dequantize_fp16(b, d.n, b16.get<__half>(), s);
+      abs_fp16_inplace(b16.get<__half>(), d.l * d.n * d.k, s);
+      lt.fp16_tn(a16.get<__half>(), b16.get<__half>(), out.get(), LtOut::f32, d.m, d.n, d.k, d.l, s);
+    };
+    abs_product(g.b, abs1);
+    if (dual) abs_product(g.b2, abs2);
+    accumulation_bound(abs1.get<float>(), dual ? abs2.get<float>() : nullptr, dual ? gate.get<float>() : nullptr,
+                       dual ? up.get<float>() : nullptr, bound, mn, d.k, s);
+    CUDA_CHECK(cudaStreamSynchronize(s));  // before the scratch buffers are freed
+  }
 };
 
 DeviceReference::DeviceReference(const DeviceInfo& dev) : m_impl(std::make_unique<Impl>()) {
@@ -69,7 +103,7 @@ DeviceReference::DeviceReference(const DeviceInfo& dev) : m_impl(std::make_uniqu
 
 DeviceReference::~DeviceReference() = default;
 
-ReferenceOutput DeviceReference::compute(const CaseView& c, cudaStream_t stream) {
+ReferenceOutput DeviceReference::compute(const CaseView& c, cudaStream_t stream, bool with_bound) {
   ReferenceOutput r;
   bool all_native = !c.groups.empty();
   for (const GemmOperands& g : c.groups) {
@@ -78,6 +112,13 @@ ReferenceOutput DeviceReference::compute(const CaseView& c, cudaStream_t stream)
     all_native = m_impl->group(c.problem, g, out.get<__half>(), stream) && all_native;
     CUDA_CHECK(cudaStreamSynchronize(stream));  // to_host copies on the legacy stream
     r.groups.push_back(to_host(out.get<__half>(), count));
+    if (with_bound) {
+      DeviceBuffer bound(static_cast<size_t>(count) * sizeof(float));
+      m_impl->group_bound(c.problem, g, bound.get<float>(), stream);
+      std::vector<float> host(static_cast<size_t>(count));
+      CUDA_CHECK(cudaMemcpy(host.data(), bound.get(), host.size() * sizeof(float), cudaMemcpyDeviceToHost));
+      r.bounds.push_back(std::move(host));
+    }
   }
   // A mixed case (some groups unsupported natively) reports the dequant path, the weaker claim.
   r.name = all_native ? "cublaslt-nvfp4" : "cublaslt-fp16-dequant";

@@ -22,6 +22,10 @@ namespace nvfp4 {
 struct ReferenceOutput {
   std::string name;                          // e.g. "cublaslt-fp16-dequant", "cublaslt-nvfp4"
   std::vector<std::vector<__half>> groups;   // host copy per group, [l][m][n]
+  // Per element, only when asked for: how far two correct FP32 accumulations of this element can
+  // differ, 2*sqrt(K)*2^-24 * sum_k |a*b| (propagated through silu(x1)*x2 for dual_gemm). Empty
+  // otherwise. See verify.hpp for how the check uses it.
+  std::vector<std::vector<float>> bounds;
 };
 
 class DeviceReference {
@@ -30,7 +34,9 @@ class DeviceReference {
   ~DeviceReference();
   DeviceReference(const DeviceReference&) = delete;
   DeviceReference& operator=(const DeviceReference&) = delete;
-  ReferenceOutput compute(const CaseView& c, cudaStream_t stream);
+  // with_bound: also compute ReferenceOutput::bounds (the `uniform` distribution, whose wide
+  // scales make FP32 sums order-dependent).
+  ReferenceOutput compute(const CaseView& c, cudaStream_t stream, bool with_bound = false);
 
  private:
   struct Impl;

@@ -12,7 +12,7 @@
 //            timing{enabled, l2, warmup, min_samples, max_samples, min_time_s, max_time_s, target_rse},
 //            variants (empty: every variant), device_index},
 //   results[{problem, shape, variant, role, seed, dist, status, reason, reference, timing_note,
-//            check{checked, mismatches, max_abs, max_rel, first[{group, l, m, n, got, want}]} | null,
+//            check{rule, checked, mismatches, max_abs, max_rel, first[{group, l, m, n, got, want}]} | null,
 //            timing{timer, l2, batch, samples, median_us, mean_us, min_us, max_us, stddev_us,
 //                   p10_us, p90_us, rse, noise, stop_reason, samples_us[]} | null,
 //            metrics{flops, bytes, tflops, gbps, sol_us, pct_sol, b200_target_us, speedup_vs_cublaslt},
@@ -216,7 +216,8 @@ Json json_check(const CheckResult& c) {
   for (const Mismatch& m : c.first)
     first.push_back(Json{{"group", m.group}, {"l", m.l}, {"m", m.m}, {"n", m.n},
                          {"got", float_value(m.got)}, {"want", float_value(m.want)}});
-  return Json{{"checked", c.checked}, {"mismatches", c.mismatches}, {"max_abs", num(c.max_abs)},
+  return Json{{"rule", c.with_bound ? "atol+rtol*|ref|+fp32-accumulation-bound" : "atol+rtol*|ref|"},
+              {"checked", c.checked}, {"mismatches", c.mismatches}, {"max_abs", num(c.max_abs)},
               {"max_rel", num(c.max_rel)}, {"first", first}};
 }
 
@@ -407,6 +408,7 @@ CaseResult read_result(const Reader& rd, const Json& j, const std::string& where
     CheckResult cr;
     cr.checked = rd.integer(c, "checked", w);
     cr.mismatches = rd.integer(c, "mismatches", w);
+    cr.with_bound = rd.str(c, "rule", w) != "atol+rtol*|ref|";
     cr.max_abs = rd.number(c, "max_abs", w);
     cr.max_rel = rd.number(c, "max_rel", w);
     const Json& first = rd.at(c, "first", w);

@@ -172,7 +172,7 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev) {
     };
     try {
       CaseData data(c.problem, c.shape, c.dist, c.seed, stream.get());
-      const ReferenceOutput ref = reference.compute(data.view(), stream.get());
+      const ReferenceOutput ref = reference.compute(data.view(), stream.get(), c.dist == Dist::uniform);
       std::optional<CaseDump> dump;
       if (!plan.outputs.dump_dir.empty()) {
         dump.emplace(plan.outputs.dump_dir, c, data.view());
@@ -207,7 +207,8 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev) {
           for (size_t g = 0; g < data.view().groups.size(); ++g) {
             const GemmOperands& op = data.view().groups[g];
             outputs.push_back(to_host(op.c, op.dims.l * op.dims.m * op.dims.n));
-            verify_group(outputs.back(), ref.groups[g], op.dims, static_cast<int64_t>(g), plan.tolerance, check);
+            verify_group(outputs.back(), ref.groups[g], op.dims, static_cast<int64_t>(g), plan.tolerance, check,
+                         ref.bounds.empty() ? nullptr : &ref.bounds[g]);
           }
           if (dump) dump->write_output("c_" + vname, outputs);
           r.check = check;

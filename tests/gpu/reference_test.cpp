@@ -26,7 +26,7 @@ TEST(DeviceReference, MatchesHostFp64OnSmallShapes) {
       if (work > 4e7) continue;  // the FP64 host loop is slow
       for (Dist dist : {Dist::gpumode, Dist::uniform}) {
         CaseData data(c.problem, c.shape, dist, c.seed, stream.get());
-        const ReferenceOutput ref = reference.compute(data.view(), stream.get());
+        const ReferenceOutput ref = reference.compute(data.view(), stream.get(), dist == Dist::uniform);
         CheckResult check;
         for (size_t g = 0; g < data.view().groups.size(); ++g) {
           const GemmOperands& op = data.view().groups[g];
@@ -34,7 +34,8 @@ TEST(DeviceReference, MatchesHostFp64OnSmallShapes) {
           std::optional<HostFp4Matrix> b2;
           if (c.problem == Problem::dual_gemm) b2 = to_host(op.b2);
           const auto host = host_reference(c.problem, op.dims, a, b, b2 ? &*b2 : nullptr);
-          verify_group(ref.groups[g], host, op.dims, static_cast<int64_t>(g), Tolerance{}, check);
+          verify_group(ref.groups[g], host, op.dims, static_cast<int64_t>(g), Tolerance{}, check,
+                       ref.bounds.empty() ? nullptr : &ref.bounds[g]);
         }
         EXPECT_TRUE(check.passed()) << cfg << " " << to_string(c.problem) << " " << format_shape(c.problem, c.shape)
                                     << " " << to_string(dist) << ": " << check.mismatches << " mismatches ("

@@ -106,3 +106,37 @@ TEST(Verify, ToleranceIsAtolPlusRtolTimesRef) {
 }
 
 TEST(Verify, EmptyCheckDoesNotPass) { EXPECT_FALSE(CheckResult{}.passed()); }
+
+TEST(Verify, AccumulationBoundWidensOnlyWhereGiven) {
+  std::vector<__half> ref(64, __float2half(0.5f)), out = ref;
+  out[9] = __float2half(0.75f);  // diff 0.25 > 1e-3 + 5e-4
+  std::vector<float> bound(64, 0.0f);
+  CheckResult plain, tight, wide;
+  verify_group(out, ref, kDims, 0, Tolerance{}, plain);
+  verify_group(out, ref, kDims, 0, Tolerance{}, tight, &bound);
+  bound[9] = 0.3f;
+  verify_group(out, ref, kDims, 0, Tolerance{}, wide, &bound);
+  EXPECT_FALSE(plain.passed());
+  EXPECT_FALSE(tight.passed());
+  EXPECT_TRUE(wide.passed());
+  EXPECT_TRUE(wide.with_bound);
+  EXPECT_FALSE(plain.with_bound);
+}
+
+TEST(Verify, BoundAllowsOverflowOnlyNearTheThreshold) {
+  std::vector<__half> ref(64, __float2half(-65504.0f)), out = ref;
+  out[2] = __ushort_as_half(0xFC00);  // -inf
+  std::vector<float> bound(64, 0.0f);
+  CheckResult none, small, enough;
+  verify_group(out, ref, kDims, 0, Tolerance{}, none);
+  verify_group(out, ref, kDims, 0, Tolerance{}, small, &bound);
+  bound[2] = 32.0f;  // -65504 - 32 crosses -65520
+  verify_group(out, ref, kDims, 0, Tolerance{}, enough, &bound);
+  EXPECT_FALSE(none.passed());
+  EXPECT_FALSE(small.passed());
+  EXPECT_TRUE(enough.passed());
+  out[2] = __ushort_as_half(0x7C00);  // +inf against a negative value never passes
+  CheckResult sign;
+  verify_group(out, ref, kDims, 0, Tolerance{}, sign, &bound);
+  EXPECT_FALSE(sign.passed());
+}
