@@ -13,7 +13,9 @@ namespace nvfp4 {
 // (vectorized, tensor-core, persistent) get their declarations in the marked places, e.g.
 // `extern const VariantInfo gemv_vectorized;` (tensor-core: `gemv_tensor_core`).
 extern const VariantInfo gemv_naive;
-// gemv: vectorized, tensor-core, persistent go here
+extern const VariantInfo gemv_vectorized;
+extern const VariantInfo gemv_tensor_core;
+extern const VariantInfo gemv_persistent;
 extern const VariantInfo gemv_cublaslt;
 
 extern const VariantInfo gemm_naive;
@@ -32,7 +34,9 @@ const std::vector<const VariantInfo*>& all_variants() {
   static const std::vector<const VariantInfo*> list = {
       // gemv
       &gemv_naive,
-      // &gemv_vectorized, &gemv_tensor_core, &gemv_persistent,
+      &gemv_vectorized,
+      &gemv_tensor_core,
+      &gemv_persistent,
       &gemv_cublaslt,
       // gemm
       &gemm_naive,
