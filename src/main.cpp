@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 #include <iostream>
 
+#include "calibrate.hpp"
 #include "commands.hpp"
+#include "device_buffer.hpp"
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "git_sha.h"
@@ -85,15 +87,25 @@ int run(const RunPlan& plan) {
   info.command_line = join_argv(plan.argv);
   info.timestamp = utc_timestamp();
   info.device = query_device(plan.device);
-  info.sol = sol_rates_for(info.device->name, info.device->cc());
+  info.sol_spec = sol_rates_for(info.device->name, info.device->cc());
+  info.sol = info.sol_spec;
   info.plan = plan;
 
   check_cases_fit(plan, *info.device);  // before anything runs or is written
+  if (plan.sol_measured) {
+    Stream stream;
+    info.calibration = calibrate(*info.device, stream.get());
+    const bool fp4 = info.calibration->fp4_tensor_tflops.has_value();
+    info.sol = SolRates{"measured on this GPU", info.calibration->hbm_read_gbps * 1e9,
+                        (fp4 ? *info.calibration->fp4_tensor_tflops : info.calibration->fp16_tensor_tflops) * 1e12,
+                        fp4 ? "fp4-tensor" : "fp16-tensor"};
+    info.sol_source = "measured";
+  }
   std::cerr << fmt::format("nvfp4bench {} ({}) on {} (sm_{}{}, {} SMs)\n", info.tool_version, info.git_sha,
                            info.device->name, info.device->cc_major, info.device->cc_minor, info.device->sms);
   if (!info.sol) std::cerr << "note: no spec rates for this GPU: SOL columns are empty\n";
 
-  const RunOutcome outcome = run_plan(plan, *info.device);
+  const RunOutcome outcome = run_plan(plan, *info.device, info.sol);
   print_table(std::cout, outcome.results);
   write_reports(info, outcome.results);
 

@@ -23,4 +23,22 @@ bool parse_l2(std::string_view s, L2Mode& out) {
   return true;
 }
 
+std::string_view to_string(TimerKind t) {
+  switch (t) {
+    case TimerKind::events: return "events";
+    case TimerKind::cupti: return "cupti";
+    case TimerKind::graph: return "graph";
+  }
+  return "?";
+}
+
+bool parse_timer(std::string_view s, TimerKind& out) {
+  for (TimerKind t : {TimerKind::events, TimerKind::cupti, TimerKind::graph})
+    if (to_string(t) == s) {
+      out = t;
+      return true;
+    }
+  return false;
+}
+
 }  // namespace nvfp4

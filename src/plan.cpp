@@ -15,6 +15,8 @@
 //   "variants":    ["naive", "cublaslt"],        non-empty; omitted = every variant
 //   "tolerance":   {"rtol": 1e-3, "atol": 1e-3}, each >= 0
 //   "timing": {
+//     "timer": "events" | "cupti" | "graph",
+//     "batch": 1,                                 distinct input sets per sample, integer >= 1
 //     "l2": "cold" | "warm",
 //     "warmup": 3,                                integer >= 0
 //     "min_samples": 10, "max_samples": 1000,     integers >= 1, min <= max
@@ -283,6 +285,8 @@ struct ConfigData {
   std::vector<std::string> variants;
   std::optional<double> rtol, atol;
   std::optional<L2Mode> l2;
+  std::optional<TimerKind> timer;
+  std::optional<int> batch;
   std::optional<int> warmup, min_samples, max_samples;
   std::optional<double> min_time_s, max_time_s, target_rse;
   bool has_cases = false;
@@ -325,7 +329,15 @@ ConfigData read_config(const std::string& file) {
   }
   if (root.contains("timing")) {
     const Json& t = root["timing"];
-    r.expect_object(t, "timing", {"l2", "warmup", "min_samples", "max_samples", "min_time_s", "max_time_s", "target_rse"});
+    r.expect_object(t, "timing", {"timer", "batch", "l2", "warmup", "min_samples", "max_samples", "min_time_s",
+                                  "max_time_s", "target_rse"});
+    if (t.contains("timer")) {
+      TimerKind k;
+      if (!parse_timer(r.get_string(t["timer"], "timing.timer"), k))
+        r.fail("timing.timer", &t["timer"], "must be 'events', 'cupti' or 'graph'");
+      cfg.timer = k;
+    }
+    if (t.contains("batch")) cfg.batch = r.get_int(t["batch"], "timing.batch", 1);
     if (t.contains("l2")) {
       const auto m = l2_from_text(r.get_string(t["l2"], "timing.l2"));
       if (!m) r.fail("timing.l2", &t["l2"], "must be 'cold' or 'warm'");
@@ -384,9 +396,9 @@ ConfigData read_config(const std::string& file) {
 // Raw flag values; empty optional = flag not given.
 struct Flags {
   std::optional<std::string> problem, config, seed, dist, rtol, atol, l2, warmup, min_samples, max_samples,
-      min_time, max_time, target_rse, role, json, csv, markdown, dump, device;
+      min_time, max_time, target_rse, role, json, csv, markdown, dump, device, timer, batch, sol;
   std::vector<std::string> shapes, variants;
-  bool verify_only = false;
+  bool verify_only = false, samples = false, profile = false, no_floor = false;
 };
 
 void check_dump_dir(const std::string& dir) {
@@ -442,6 +454,14 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
   opt("--max-time", f.max_time, "time budget per case (default 2)", "SEC");
   opt("--target-rse", f.target_rse, "stop when the relative standard error of the mean is below this (default 0.001)", "X");
   app.add_flag("--verify-only", f.verify_only, "check results only, no timing");
+  opt("--timer", f.timer, "events | cupti | graph (default events)", "NAME");
+  opt("--batch", f.batch, "distinct input sets launched back to back per sample; time / N per call (default 1)", "N");
+  app.add_flag("--samples", f.samples, "keep every timing sample in the JSON report");
+  opt("--sol", f.sol, "spec | measured: rates behind the SOL columns (measured runs calibrate first)", "FROM");
+  app.add_flag("--profile", f.profile,
+               "run each case's variants once inside an NVTX range <problem>/<shape>/<variant> (for ncu/nsys); "
+               "no warm-up, no timing loop");
+  app.add_flag("--no-floor", f.no_floor, "do not time the streaming floor of each case");
   opt("--role", f.role, "config cases to run: test | benchmark | all (default all)", "ROLE");
   opt("--json", f.json, "write a JSON report", "FILE");
   opt("--csv", f.csv, "write a CSV report", "FILE");
@@ -546,7 +566,19 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
   if (t.min_time_s > t.max_time_s)
     throw UsageError(fmt::format("{} {}: min time must be <= max time ({} s, from {})", min_t_from.where,
                                  t.min_time_s, t.max_time_s, max_t_from.where));
-  plan.timing_enabled = !f.verify_only;
+  if (f.timer) {
+    if (!parse_timer(*f.timer, t.timer)) bad_flag("--timer", *f.timer, "must be events, cupti or graph");
+  } else if (cfg.timer) {
+    t.timer = *cfg.timer;
+  }
+  if (f.batch) t.batch = int(flag_int("--batch", *f.batch, 1, 4096));
+  else if (cfg.batch) t.batch = *cfg.batch;
+  if (f.sol && *f.sol != "spec" && *f.sol != "measured") bad_flag("--sol", *f.sol, "must be spec or measured");
+  plan.sol_measured = f.sol && *f.sol == "measured";
+  plan.keep_samples = f.samples;
+  plan.profile = f.profile;
+  plan.floor_enabled = !f.no_floor;
+  plan.timing_enabled = !f.verify_only && !f.profile;
   plan.variants = !cli_variants.empty() ? cli_variants : cfg.variants;
   if (f.device) plan.device = int(flag_int("--device", *f.device, 0, 1023));
 

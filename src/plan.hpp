@@ -44,6 +44,10 @@ struct RunPlan {
   Tolerance tolerance;
   TimingOptions timing;
   bool timing_enabled = true;         // --verify-only turns it off
+  bool keep_samples = false;          // --samples: every sample in the JSON
+  bool sol_measured = false;          // --sol measured: calibrate first, SOL from measured rates
+  bool profile = false;               // --profile: one launch per variant inside an NVTX range
+  bool floor_enabled = true;          // time the streaming floor of every case (--no-floor)
   OutputPaths outputs;
   int device = 0;
   std::string config_path;            // "" when none

@@ -123,7 +123,7 @@ const std::vector<Column>& table_columns() {
   static const std::vector<Column> cols = {
       {"problem", false}, {"shape", false},   {"variant", false},   {"status", false},
       {"median us", true}, {"noise %", true}, {"TFLOP/s", true},    {"GB/s", true},
-      {"%SOL", true},      {"x cublaslt", true}, {"reason", false}};
+      {"%SOL", true},      {"x cublaslt", true}, {"floor us", true}, {"x floor", true}, {"reason", false}};
   return cols;
 }
 
@@ -139,6 +139,8 @@ std::vector<std::string> table_row(const CaseResult& r, bool full_shape) {
           fixed(m.gbps, 0),
           fixed(m.pct_sol, 1),
           fixed(m.speedup_vs_cublaslt, 2, "x"),
+          fixed(m.floor_us, 2),
+          fixed(m.vs_floor, 2, "x"),
           reason_text(r)};
 }
 
@@ -203,7 +205,8 @@ std::string settings_line(const RunInfo& info) {
   if (auto dist = common_dist(p)) s += fmt::format("dist {}, ", to_string(*dist));
   s += fmt::format("rtol {:g}, atol {:g}, ", p.tolerance.rtol, p.tolerance.atol);
   if (p.timing_enabled)
-    s += fmt::format("L2 {}, warmup {}, samples {}-{}, time {:g}-{:g} s, target RSE {:g}", to_string(t.l2), t.warmup,
+    s += fmt::format("timer {}, batch {}, L2 {}, warmup {}, samples {}-{}, time {:g}-{:g} s, target RSE {:g}",
+                     to_string(t.timer), t.batch, to_string(t.l2), t.warmup,
                      t.min_samples, t.max_samples, t.min_time_s, t.max_time_s, t.target_rse);
   else
     s += "verify only (no timing)";
@@ -221,15 +224,36 @@ Json json_check(const CheckResult& c) {
               {"max_rel", num(c.max_rel)}, {"first", first}};
 }
 
-Json json_timing(const TimingResult& t) {
+Json json_clock_sample(const std::optional<ClockSample>& c) {
+  if (!c) return nullptr;
+  return Json{{"sm_mhz", c->sm_mhz},
+              {"mem_mhz", c->mem_mhz},
+              {"temp_c", c->temp_c},
+              {"power_w", num(c->power_w)},
+              {"throttle_reasons", describe_throttle_reasons(c->throttle_reasons)}};
+}
+
+Json json_clocks(const ClockRecord& c) {
+  if (!c.before) return Json{{"note", c.note.empty() ? "clocks: unknown" : c.note}};
+  return Json{{"before", json_clock_sample(c.before)},
+              {"after", json_clock_sample(c.after)},
+              {"reference_sm_mhz", c.reference_sm_mhz},
+              {"min_sm_mhz", c.min_sm_mhz},
+              {"throttled_samples", c.throttled_samples},
+              {"rule", "a sample is throttled when the SM clock read after it is below 90% of reference_sm_mhz"}};
+}
+
+Json json_timing(const TimingResult& t, bool keep_samples) {
   const SampleStats& s = t.stats;
   Json samples = Json::array();
   for (double v : t.samples_us) samples.push_back(num(v));
-  return Json{{"timer", t.timer},         {"l2", to_string(t.l2)},     {"batch", t.batch},
+  Json j{{"timer", to_string(t.timer)}, {"l2", to_string(t.l2)},     {"batch", t.batch},
               {"samples", s.n},           {"median_us", num(s.median)}, {"mean_us", num(s.mean)},
               {"min_us", num(s.min)},     {"max_us", num(s.max)},    {"stddev_us", num(s.stddev)},
               {"p10_us", num(s.p10)},     {"p90_us", num(s.p90)},    {"rse", num(s.rse)},
-              {"noise", num(s.noise)},    {"stop_reason", t.stop_reason}, {"samples_us", samples}};
+              {"noise", num(s.noise)},    {"stop_reason", t.stop_reason}, {"clocks", json_clocks(t.clocks)}};
+  if (keep_samples) j["samples_us"] = samples;
+  return j;
 }
 
 Json json_metrics(const Metrics& m) {
@@ -237,10 +261,11 @@ Json json_metrics(const Metrics& m) {
               {"tflops", num(m.tflops)},     {"gbps", num(m.gbps)},
               {"sol_us", num(m.sol_us)},     {"pct_sol", num(m.pct_sol)},
               {"b200_target_us", num(m.b200_target_us)},
-              {"speedup_vs_cublaslt", num(m.speedup_vs_cublaslt)}};
+              {"speedup_vs_cublaslt", num(m.speedup_vs_cublaslt)},
+              {"floor_us", num(m.floor_us)},  {"vs_floor", num(m.vs_floor)}};
 }
 
-Json json_result(const CaseResult& r) {
+Json json_result(const CaseResult& r, bool keep_samples) {
   return Json{{"problem", to_string(r.problem)},
               {"shape", r.shape},
               {"variant", r.variant},
@@ -252,7 +277,7 @@ Json json_result(const CaseResult& r) {
               {"reference", r.reference},
               {"timing_note", r.timing_note},
               {"check", r.check ? json_check(*r.check) : Json(nullptr)},
-              {"timing", r.timing ? json_timing(*r.timing) : Json(nullptr)},
+              {"timing", r.timing ? json_timing(*r.timing, keep_samples) : Json(nullptr)},
               {"metrics", json_metrics(r.metrics)},
               {"repro", r.repro}};
 }
@@ -281,7 +306,8 @@ Json json_settings(const RunInfo& info) {
   if (auto seed = common_seed(p)) s["seed"] = *seed;
   if (auto dist = common_dist(p)) s["dist"] = to_string(*dist);
   s["tolerance"] = Json{{"rtol", p.tolerance.rtol}, {"atol", p.tolerance.atol}};
-  s["timing"] = Json{{"enabled", p.timing_enabled},  {"l2", to_string(t.l2)},
+  s["timing"] = Json{{"enabled", p.timing_enabled},  {"timer", to_string(t.timer)}, {"batch", t.batch},
+                     {"l2", to_string(t.l2)}, {"keep_samples", p.keep_samples}, {"floor", p.floor_enabled},
                      {"warmup", t.warmup},           {"min_samples", t.min_samples},
                      {"max_samples", t.max_samples}, {"min_time_s", t.min_time_s},
                      {"max_time_s", t.max_time_s},   {"target_rse", t.target_rse}};
@@ -429,7 +455,8 @@ CaseResult read_result(const Reader& rd, const Json& j, const std::string& where
   if (const Json& t = rd.at(j, "timing", where); !t.is_null()) {
     const std::string w = where + "timing.";
     TimingResult tr;
-    tr.timer = rd.str(t, "timer", w);
+    if (const std::string timer = rd.str(t, "timer", w); !parse_timer(timer, tr.timer))
+      rd.fail(w + "timer", fmt::format("unknown timer '{}'", timer));
     const std::string l2 = rd.str(t, "l2", w);
     if (!parse_l2(l2, tr.l2)) rd.fail(w + "l2", fmt::format("unknown L2 mode '{}'", l2));
     tr.batch = static_cast<int>(rd.integer(t, "batch", w));
@@ -462,6 +489,8 @@ CaseResult read_result(const Reader& rd, const Json& j, const std::string& where
   r.metrics.pct_sol = rd.opt_number(m, "pct_sol", w);
   r.metrics.b200_target_us = rd.opt_number(m, "b200_target_us", w);
   r.metrics.speedup_vs_cublaslt = rd.opt_number(m, "speedup_vs_cublaslt", w);
+  if (m.contains("floor_us")) r.metrics.floor_us = rd.opt_number(m, "floor_us", w);
+  if (m.contains("vs_floor")) r.metrics.vs_floor = rd.opt_number(m, "vs_floor", w);
   return r;
 }
 
@@ -507,21 +536,28 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
   j["command_line"] = info.command_line;
   j["timestamp"] = info.timestamp;
   j["device"] = info.device ? json_device(*info.device) : Json(nullptr);
-  if (info.sol) {
-    j["sol"] = Json{{"gpu", info.sol->gpu},
-                    {"hbm_gbps", info.sol->hbm_bytes_per_s / 1e9},
-                    {"tensor_tflops", info.sol->flops_per_s / 1e12},
-                    {"kind", info.sol->flops_kind}};
-    j["sol_note"] = "sol_us = max(bytes / hbm_gbps, flops / tensor_tflops) from spec rates of this GPU; "
-                    "pct_sol = 100 * sol_us / median_us";
-  } else {
-    j["sol"] = nullptr;
+  auto rates = [](const SolRates& r) {
+    return Json{{"gpu", r.gpu}, {"hbm_gbps", r.hbm_bytes_per_s / 1e9}, {"tensor_tflops", r.flops_per_s / 1e12},
+                {"kind", r.flops_kind}};
+  };
+  j["sol"] = info.sol ? rates(*info.sol) : Json(nullptr);
+  j["sol_source"] = info.sol_source;
+  j["sol_spec"] = info.sol_spec ? rates(*info.sol_spec) : Json(nullptr);
+  j["sol_measured"] = info.calibration ? Json{{"hbm_gbps", info.calibration->hbm_read_gbps},
+                                              {"fp16_tensor_tflops", info.calibration->fp16_tensor_tflops},
+                                              {"fp4_tensor_tflops", num(info.calibration->fp4_tensor_tflops)},
+                                              {"notes", info.calibration->notes}}
+                                       : Json(nullptr);
+  if (info.sol)
+    j["sol_note"] = fmt::format("sol_us = max(bytes / hbm_gbps, flops / tensor_tflops) from the {} rates of this GPU; "
+                                "pct_sol = 100 * sol_us / median_us",
+                                info.sol_source);
+  else
     j["sol_note"] = info.device ? "no spec rates for this GPU: sol_us and pct_sol are null"
                                 : "no GPU: sol_us and pct_sol are null";
-  }
   j["settings"] = json_settings(info);
   Json arr = Json::array();
-  for (const CaseResult& r : results) arr.push_back(json_result(r));
+  for (const CaseResult& r : results) arr.push_back(json_result(r, info.plan.keep_samples));
   j["results"] = std::move(arr);
   const Counts n = count(results);
   j["summary"] = Json{{"pass", n.pass}, {"fail", n.fail}, {"skip", n.skip}, {"error", n.error}};
@@ -535,7 +571,7 @@ void write_csv(const std::string& path, const RunInfo& /*info*/, const std::vect
       "checked", "mismatches", "max_abs", "max_rel", "timer", "l2", "batch", "samples", "median_us",
       "mean_us", "min_us", "max_us", "stddev_us", "p10_us", "p90_us", "rse", "noise", "stop_reason",
       "flops", "bytes", "tflops", "gbps", "sol_us", "pct_sol", "b200_target_us", "speedup_vs_cublaslt",
-      "timing_note", "repro"};
+      "floor_us", "vs_floor", "throttled_samples", "timing_note", "repro"};
   std::string text;
   for (size_t i = 0; i < std::size(kHeader); ++i) text += (i ? "," : "") + std::string(kHeader[i]);
   text += '\n';
@@ -551,7 +587,7 @@ void write_csv(const std::string& path, const RunInfo& /*info*/, const std::vect
     }
     if (r.timing) {
       const SampleStats& s = r.timing->stats;
-      f.insert(f.end(), {r.timing->timer, std::string(to_string(r.timing->l2)), std::to_string(r.timing->batch),
+      f.insert(f.end(), {std::string(to_string(r.timing->timer)), std::string(to_string(r.timing->l2)), std::to_string(r.timing->batch),
                          std::to_string(s.n), csv_num(s.median), csv_num(s.mean), csv_num(s.min), csv_num(s.max),
                          csv_num(s.stddev), csv_num(s.p10), csv_num(s.p90), csv_num(s.rse), csv_num(s.noise),
                          r.timing->stop_reason});
@@ -561,6 +597,9 @@ void write_csv(const std::string& path, const RunInfo& /*info*/, const std::vect
     const Metrics& m = r.metrics;
     f.insert(f.end(), {csv_num(m.flops), csv_num(m.bytes), csv_num(m.tflops), csv_num(m.gbps), csv_num(m.sol_us),
                        csv_num(m.pct_sol), csv_num(m.b200_target_us), csv_num(m.speedup_vs_cublaslt),
+                       csv_num(m.floor_us), csv_num(m.vs_floor),
+                       r.timing && r.timing->clocks.throttled_samples >= 0
+                           ? std::to_string(r.timing->clocks.throttled_samples) : std::string(),
                        r.timing_note, r.repro});
     for (size_t i = 0; i < f.size(); ++i) text += (i ? "," : "") + join_csv_field(f[i]);
     text += '\n';

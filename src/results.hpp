@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "calibrate.hpp"
 #include "case_data.hpp"
 #include "device_info.hpp"
 #include "plan.hpp"
@@ -28,6 +29,8 @@ struct Metrics {
   std::optional<double> pct_sol;        // 100 * sol / median
   std::optional<double> b200_target_us; // from the config
   std::optional<double> speedup_vs_cublaslt;  // cublaslt median / this median, same case
+  std::optional<double> floor_us;       // streaming floor of the same case, same timing method
+  std::optional<double> vs_floor;       // this median / floor_us
 };
 
 struct CaseResult {
@@ -53,7 +56,10 @@ struct RunInfo {
   std::string command_line;
   std::string timestamp;     // ISO 8601 UTC
   std::optional<DeviceInfo> device;
-  std::optional<SolRates> sol;
+  std::optional<SolRates> sol;        // the rates the SOL columns use
+  std::optional<SolRates> sol_spec;   // the spec table's entry for this GPU
+  std::optional<Calibration> calibration;  // measured rates (--sol measured)
+  std::string sol_source = "spec";    // "spec" or "measured"
   RunPlan plan;              // settings: tolerance, timing, outputs, config
 };
 

@@ -8,9 +8,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <nvtx3/nvToolsExt.h>
 
 #include "case_data.hpp"
 #include "cuda_check.hpp"
+#include "floor.hpp"
 #include "npy.hpp"
 #include "nvfp4.hpp"
 #include "reference.hpp"
@@ -124,39 +126,90 @@ std::string repro_command(const CaseSpec& c, std::string_view variant) {
                      format_shape(c.problem, c.shape), variant, c.seed, to_string(c.dist));
 }
 
-int64_t case_peak_device_bytes(Problem p, const Shape& s) {
-  // Inputs + one FP16 copy of every operand (reference or cublaslt dequantisation) + FP32 outputs.
-  int64_t extra = 0;
+int64_t case_peak_device_bytes(Problem p, const Shape& s, int batch) {
+  // Per input set: inputs + one FP16 copy of every operand (the cublaslt variant's dequantised
+  // operands) + FP32 outputs; once: the reference's scratch (the same again, plus the bound).
+  int64_t scratch = 0;
   for (const Dims& d : s.groups) {
     const int64_t nb = p == Problem::dual_gemm ? 2 : 1;
-    extra += 2 * d.k * d.l * (d.m + nb * d.n) + 4 * nb * d.m * d.n * d.l;
+    scratch += 2 * d.k * d.l * (d.m + nb * d.n) + 4 * nb * d.m * d.n * d.l;
   }
-  return device_bytes(p, s) + 2 * extra + (int64_t{64} << 20);
+  return int64_t{batch} * (device_bytes(p, s) + scratch) + 2 * scratch + (int64_t{64} << 20);
 }
 
 void check_cases_fit(const RunPlan& plan, const DeviceInfo& dev) {
   size_t free_b = 0, total_b = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
   for (const CaseSpec& c : plan.cases) {
-    const int64_t need = case_peak_device_bytes(c.problem, c.shape);
+    const int64_t need = case_peak_device_bytes(c.problem, c.shape, plan.timing.batch);
     if (need > static_cast<int64_t>(free_b))
-      throw UsageError(fmt::format("{} shape '{}': needs {:.1f} GiB of device memory, {} has {:.1f} GiB free",
-                                   to_string(c.problem), format_shape(c.problem, c.shape), double(need) / (1 << 30),
-                                   dev.name, double(free_b) / (1 << 30)));
+      throw UsageError(fmt::format("{} shape '{}'{}: needs {:.1f} GiB of device memory, {} has {:.1f} GiB free",
+                                   to_string(c.problem), format_shape(c.problem, c.shape),
+                                   plan.timing.batch > 1 ? fmt::format(" with --batch {}", plan.timing.batch) : "",
+                                   double(need) / (1 << 30), dev.name, double(free_b) / (1 << 30)));
   }
 }
 
-RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev) {
+namespace {
+
+// The input sets of one case: set 0 uses the case's seed, set i the seed + 42*i (gpu-mode's
+// batched evaluators step the seed by 42 per input).
+struct CaseInputs {
+  std::vector<std::unique_ptr<CaseData>> sets;
+  std::vector<ReferenceOutput> refs;
+};
+
+CaseInputs make_inputs(const CaseSpec& c, int batch, DeviceReference& reference, cudaStream_t s) {
+  CaseInputs in;
+  for (int i = 0; i < batch; ++i) {
+    in.sets.push_back(std::make_unique<CaseData>(c.problem, c.shape, c.dist, c.seed + 42 * uint64_t(i), s));
+    in.refs.push_back(reference.compute(in.sets.back()->view(), s, c.dist == Dist::uniform));
+  }
+  return in;
+}
+
+// Runs every runner once on its poisoned set and checks all outputs against the references.
+CheckResult run_and_verify(const std::vector<std::unique_ptr<Runner>>& runners, const CaseInputs& in,
+                           const Tolerance& tol, Stream& stream, std::vector<std::vector<__half>>* first_outputs) {
+  CheckResult check;
+  for (size_t i = 0; i < runners.size(); ++i) {
+    const CaseData& data = *in.sets[i];
+    data.poison_outputs(stream.get());
+    runners[i]->run(stream.get());
+    CUDA_CHECK_LAUNCH();
+    stream.sync();
+    const ReferenceOutput& ref = in.refs[i];
+    for (size_t g = 0; g < data.view().groups.size(); ++g) {
+      const GemmOperands& op = data.view().groups[g];
+      std::vector<__half> out = to_host(op.c, op.dims.l * op.dims.m * op.dims.n);
+      verify_group(out, ref.groups[g], op.dims, static_cast<int64_t>(g), tol, check,
+                   ref.bounds.empty() ? nullptr : &ref.bounds[g]);
+      if (i == 0 && first_outputs) first_outputs->push_back(std::move(out));
+    }
+  }
+  return check;
+}
+
+std::vector<Runner*> raw(const std::vector<std::unique_ptr<Runner>>& v) {
+  std::vector<Runner*> out;
+  for (const auto& r : v) out.push_back(r.get());
+  return out;
+}
+
+}  // namespace
+
+RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optional<SolRates>& sol) {
   RunOutcome out;
-  const std::optional<SolRates> sol = sol_rates_for(dev.name, dev.cc());
   Stream stream;
   DeviceReference reference(dev);
   L2Flusher flusher(dev.l2_bytes);
+  const int batch = plan.timing_enabled ? plan.timing.batch : 1;
 
   for (const CaseSpec& c : plan.cases) {
     const std::string shape_text = format_shape(c.problem, c.shape);
-    std::cerr << fmt::format("[{}] {} {} ({}, seed {})\n", to_string(c.problem), shape_text,
-                             plan.timing_enabled ? "verify+time" : "verify", to_string(c.dist), c.seed);
+    std::cerr << fmt::format("[{}] {} {} ({}, seed {}{})\n", to_string(c.problem), shape_text,
+                             plan.profile ? "profile" : plan.timing_enabled ? "verify+time" : "verify",
+                             to_string(c.dist), c.seed, batch > 1 ? fmt::format(", batch {}", batch) : "");
     const size_t first_result = out.results.size();
     auto make_result = [&](std::string_view variant) {
       CaseResult r;
@@ -171,17 +224,23 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev) {
       return r;
     };
     try {
-      CaseData data(c.problem, c.shape, c.dist, c.seed, stream.get());
-      const ReferenceOutput ref = reference.compute(data.view(), stream.get(), c.dist == Dist::uniform);
+      const CaseInputs in = make_inputs(c, batch, reference, stream.get());
       std::optional<CaseDump> dump;
       if (!plan.outputs.dump_dir.empty()) {
-        dump.emplace(plan.outputs.dump_dir, c, data.view());
-        dump->write_output("ref", ref.groups);
+        dump.emplace(plan.outputs.dump_dir, c, in.sets[0]->view());
+        dump->write_output("ref", in.refs[0].groups);
+      }
+      // The streaming floor of this case, same timing method (not verified: it computes nothing).
+      std::optional<double> floor_us;
+      if (plan.timing_enabled && plan.floor_enabled) {
+        std::vector<std::unique_ptr<Runner>> floors;
+        for (const auto& set : in.sets) floors.push_back(make_stream_floor(set->view(), dev));
+        floor_us = time_runners(raw(floors), plan.timing, flusher, stream.get(), dev.index).stats.median;
       }
 
       for (const std::string& vname : selected_variants(plan, c.problem)) {
         CaseResult r = make_result(vname);
-        r.reference = ref.name;
+        r.reference = in.refs[0].name;
         const VariantInfo* info = find_variant(c.problem, vname);
         if (!info) {
           r.status = Status::skip;
@@ -197,32 +256,35 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev) {
           continue;
         }
         try {
-          std::unique_ptr<Runner> runner = info->prepare(data.view(), stream.get());
-          data.poison_outputs(stream.get());
-          runner->run(stream.get());
-          CUDA_CHECK_LAUNCH();
-          stream.sync();
-          CheckResult check;
+          std::vector<std::unique_ptr<Runner>> runners;
+          for (const auto& set : in.sets) runners.push_back(info->prepare(set->view(), stream.get()));
           std::vector<std::vector<__half>> outputs;
-          for (size_t g = 0; g < data.view().groups.size(); ++g) {
-            const GemmOperands& op = data.view().groups[g];
-            outputs.push_back(to_host(op.c, op.dims.l * op.dims.m * op.dims.n));
-            verify_group(outputs.back(), ref.groups[g], op.dims, static_cast<int64_t>(g), plan.tolerance, check,
-                         ref.bounds.empty() ? nullptr : &ref.bounds[g]);
-          }
+          const CheckResult check = run_and_verify(runners, in, plan.tolerance, stream, &outputs);
           if (dump) dump->write_output("c_" + vname, outputs);
           r.check = check;
-          if (check.passed()) {
-            r.status = Status::pass;
-            if (plan.timing_enabled) {
-              r.timing = time_runner(*runner, plan.timing, flusher, stream.get());
-              add_timing_metrics(r.metrics, *r.timing, sol);
-            }
-          } else {
+          if (!check.passed()) {
             r.status = Status::fail;
             const Mismatch& m0 = check.first.front();
             r.reason = fmt::format("{} of {} elements mismatch; first at (group {}, l {}, m {}, n {}): got {} want {}",
                                    check.mismatches, check.checked, m0.group, m0.l, m0.m, m0.n, m0.got, m0.want);
+          } else {
+            r.status = Status::pass;
+            if (plan.profile) {
+              // One launch inside a named range: `ncu --nvtx --nvtx-include "<name>/"` captures it.
+              const std::string range = fmt::format("{}/{}/{}", to_string(c.problem), shape_text, vname);
+              nvtxRangePushA(range.c_str());
+              runners[0]->run(stream.get());
+              CUDA_CHECK_LAUNCH();
+              stream.sync();
+              nvtxRangePop();
+            } else if (plan.timing_enabled) {
+              r.timing = time_runners(raw(runners), plan.timing, flusher, stream.get(), dev.index);
+              add_timing_metrics(r.metrics, *r.timing, sol);
+              if (floor_us) {
+                r.metrics.floor_us = floor_us;
+                r.metrics.vs_floor = r.timing->stats.median / *floor_us;
+              }
+            }
           }
         } catch (const CudaError& e) {
           r.status = Status::error;

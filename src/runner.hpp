@@ -19,13 +19,14 @@ struct RunOutcome {
 };
 
 // Bytes of device memory a case needs at its peak (inputs, reference scratch, variant scratch).
-int64_t case_peak_device_bytes(Problem p, const Shape& s);
+int64_t case_peak_device_bytes(Problem p, const Shape& s, int batch);
 
 // Checks every case against the device's free memory before anything runs. Throws UsageError
 // naming the case when one does not fit.
 void check_cases_fit(const RunPlan& plan, const DeviceInfo& dev);
 
-RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev);
+// `sol`: the rates behind the SOL columns (spec or measured), nullopt for none.
+RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optional<SolRates>& sol);
 
 // Command line that repeats one case with one variant.
 std::string repro_command(const CaseSpec& c, std::string_view variant);

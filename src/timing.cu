@@ -2,6 +2,9 @@
 #include "timing.hpp"
 
 #include <chrono>
+#include <memory>
+
+#include "cupti_timer.hpp"
 
 namespace nvfp4 {
 
@@ -12,21 +15,95 @@ void L2Flusher::flush(cudaStream_t stream) {
   CUDA_CHECK(cudaMemsetAsync(m_buf.get(), 0, m_buf.bytes(), stream));
 }
 
-TimingResult time_runner(Runner& runner, const TimingOptions& opt, L2Flusher& flusher, cudaStream_t stream) {
+namespace {
+
+// A CUDA graph of the batch's calls, captured once.
+class CapturedBatch {
+ public:
+  CapturedBatch(const std::vector<Runner*>& runners, cudaStream_t s) {
+    CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (Runner* r : runners) r->run(s);
+    } catch (...) {
+      cudaGraph_t g = nullptr;
+      cudaStreamEndCapture(s, &g);
+      if (g) cudaGraphDestroy(g);
+      throw;
+    }
+    CUDA_CHECK(cudaStreamEndCapture(s, &m_graph));
+    CUDA_CHECK(cudaGraphInstantiate(&m_exec, m_graph, 0));
+  }
+  ~CapturedBatch() {
+    if (m_exec) CUDA_CHECK_NOEXCEPT(cudaGraphExecDestroy(m_exec));
+    if (m_graph) CUDA_CHECK_NOEXCEPT(cudaGraphDestroy(m_graph));
+  }
+  CapturedBatch(const CapturedBatch&) = delete;
+  CapturedBatch& operator=(const CapturedBatch&) = delete;
+  void launch(cudaStream_t s) { CUDA_CHECK(cudaGraphLaunch(m_exec, s)); }
+
+ private:
+  cudaGraph_t m_graph = nullptr;
+  cudaGraphExec_t m_exec = nullptr;
+};
+
+std::optional<ClockSample> read_clocks(int device) {
+  Nvml& nvml = Nvml::instance();
+  return nvml.available() ? nvml.sample(device) : std::nullopt;
+}
+
+}  // namespace
+
+TimingResult time_runners(const std::vector<Runner*>& runners, const TimingOptions& opt, L2Flusher& flusher,
+                          cudaStream_t stream, int cuda_device) {
   TimingResult res;
+  res.timer = opt.timer;
   res.l2 = opt.l2;
-  for (int i = 0; i < opt.warmup; ++i) runner.run(stream);
+  res.batch = static_cast<int>(runners.size());
+  const double per_call = 1.0 / double(runners.size());
+
+  std::unique_ptr<CapturedBatch> graph;
+  std::unique_ptr<CuptiKernelTimer> cupti;
+  if (opt.timer == TimerKind::graph) graph = std::make_unique<CapturedBatch>(runners, stream);
+  if (opt.timer == TimerKind::cupti) cupti = std::make_unique<CuptiKernelTimer>();
+  auto enqueue_batch = [&] {
+    if (graph) graph->launch(stream);
+    else
+      for (Runner* r : runners) r->run(stream);
+  };
+
+  res.clocks.before = read_clocks(cuda_device);
+  if (!res.clocks.before) res.clocks.note = Nvml::instance().unavailable_reason();
+  for (int i = 0; i < opt.warmup; ++i) enqueue_batch();
   CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (const auto c = read_clocks(cuda_device); c && c->sm_mhz > 0) {
+    res.clocks.reference_sm_mhz = c->sm_mhz;
+    res.clocks.throttled_samples = 0;
+    res.clocks.min_sm_mhz = c->sm_mhz;
+  }
 
   Event start, stop;
   const auto t0 = std::chrono::steady_clock::now();
   while (true) {
     if (opt.l2 == L2Mode::cold) flusher.flush(stream);
-    start.record(stream);
-    runner.run(stream);
-    stop.record(stream);
-    CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    res.samples_us.push_back(1000.0 * stop.since(start));
+    double us;
+    if (cupti) {
+      cupti->begin();  // waits for the flush; only the calls' GPU work is counted
+      enqueue_batch();
+      us = cupti->end_us(stream);
+    } else {
+      start.record(stream);
+      enqueue_batch();
+      stop.record(stream);
+      CUDA_CHECK(cudaEventSynchronize(stop.get()));
+      us = 1000.0 * stop.since(start);
+    }
+    res.samples_us.push_back(us * per_call);
+    if (res.clocks.reference_sm_mhz > 0) {
+      if (const auto c = read_clocks(cuda_device); c && c->sm_mhz > 0) {
+        if (c->sm_mhz < 0.9 * res.clocks.reference_sm_mhz) ++res.clocks.throttled_samples;
+        res.clocks.min_sm_mhz = std::min(res.clocks.min_sm_mhz, c->sm_mhz);
+      }
+    }
 
     const int n = static_cast<int>(res.samples_us.size());
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -43,6 +120,7 @@ TimingResult time_runner(Runner& runner, const TimingOptions& opt, L2Flusher& fl
       break;
     }
   }
+  res.clocks.after = read_clocks(cuda_device);
   res.stats = summarize(res.samples_us);
   return res;
 }

@@ -114,6 +114,7 @@ RunInfo run_info() {
   info.git_sha = "abc123def456";
   info.command_line = "nvfp4bench --config configs/smoke.json";
   info.timestamp = "2026-01-02T03:04:05Z";
+  info.plan.keep_samples = true;
   DeviceInfo d;
   d.name = "NVIDIA H100 80GB HBM3";
   d.cc_major = 9;
@@ -147,6 +148,17 @@ class ReportTest : public ::testing::Test {
   std::string m_dir;
   std::vector<CaseResult> m_results = {pass_result(), fail_result(), skip_result()};
 };
+
+TEST_F(ReportTest, SamplesOnlyWithKeepSamples) {
+  RunInfo info = run_info();
+  info.plan.keep_samples = false;
+  const std::string p = path("nosamples.json");
+  write_json(p, info, m_results);
+  const auto back = read_json_report(p).results;
+  ASSERT_TRUE(back[0].timing);
+  EXPECT_TRUE(back[0].timing->samples_us.empty());
+  EXPECT_EQ(back[0].timing->stats.n, 4);
+}
 
 TEST_F(ReportTest, StatusNames) {
   EXPECT_EQ(to_string(Status::pass), "PASS");
@@ -185,7 +197,7 @@ TEST_F(ReportTest, JsonRoundTrip) {
   EXPECT_EQ(a.check->mismatches, 0);
   EXPECT_DOUBLE_EQ(a.check->max_abs, e.check->max_abs);
   ASSERT_TRUE(a.timing);
-  EXPECT_EQ(a.timing->timer, "events");
+  EXPECT_EQ(a.timing->timer, TimerKind::events);
   EXPECT_EQ(a.timing->l2, L2Mode::cold);
   EXPECT_EQ(a.timing->stats.n, 4);
   EXPECT_DOUBLE_EQ(a.timing->stats.median, e.timing->stats.median);
@@ -237,8 +249,9 @@ TEST_F(ReportTest, JsonLayout) {
   const auto j = nlohmann::ordered_json::parse(read_text(p));
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"schema", "tool", "command_line", "timestamp", "device", "sol", "sol_note",
-                                            "settings", "results", "summary"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"schema", "tool", "command_line", "timestamp", "device", "sol",
+                                            "sol_source", "sol_spec", "sol_measured", "sol_note", "settings",
+                                            "results", "summary"}));
   EXPECT_EQ(j["device"]["compute_capability"], "9.0");
   EXPECT_EQ(j["device"]["driver_version"], "13.0");
   EXPECT_EQ(j["sol"]["kind"], "fp16-tensor");
