@@ -29,18 +29,20 @@ def ncu_escape(name):
     return re.sub(r"([@,\[\]/*+\\])", r"\\\1", name)
 
 
-def cupti_times(binary, problem, shape, variants, out_dir):
-    path = os.path.join(out_dir, f"cupti_{problem}_{shape.replace(',', '_')}.json")
+def cupti_times(binary, problem, shape, variants, out_dir, l2):
+    path = os.path.join(out_dir, f"cupti_{l2}_{problem}_{shape.replace(',', '_')}.json")
     cmd = [binary, "--problem", problem, "--shape", shape, "--variant", ",".join(variants), "--timer", "cupti",
-           "--no-floor", "--json", path]
+           "--l2", l2, "--no-floor", "--json", path]
     subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL)
     rep = json.load(open(path))
     return {r["variant"]: (r["timing"] or {}).get("median_us") for r in rep["results"]}
 
 
-def ncu_time(binary, ncu, problem, shape, variant):
+def ncu_time(binary, ncu, problem, shape, variant, cache):
     rng = f"{problem}/{shape}/{variant}"
-    cmd = [ncu, "--clock-control", "none", "--metrics", "gpu__time_duration.sum", "--csv", "--page", "raw",
+    cmd = [ncu, "--clock-control", "none", "--cache-control", cache,
+           "--metrics", "gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second",
+           "--csv", "--page", "raw",
            "--nvtx", "--nvtx-include", ncu_escape(rng) + "/",
            binary, "--problem", problem, "--shape", shape, "--variant", variant, "--profile"]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -52,7 +54,8 @@ def ncu_time(binary, ncu, problem, shape, variant):
     unit = rows[0].get("gpu__time_duration.sum", "")  # first row after the header holds the units
     scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(unit, 1e-3)
     total = sum(float(r["gpu__time_duration.sum"].replace(",", "")) for r in data) * scale
-    return total, len(data), ""
+    clocks = [r.get("sm__cycles_elapsed.avg.per_second", "") for r in data]
+    return total, len(data), "sm clock " + "/".join(clocks) + " " + rows[0].get("sm__cycles_elapsed.avg.per_second", "")
 
 
 def main():
@@ -62,16 +65,18 @@ def main():
     ap.add_argument("--ncu", default=os.environ.get("NCU", "ncu"))
     ap.add_argument("--variants", default="vectorized,tensor-core,persistent,cublaslt")
     ap.add_argument("--shapes", nargs="*", default=DEFAULT_SHAPES)
+    ap.add_argument("--l2", default="cold", help="nvfp4bench --l2 for the cupti side")
+    ap.add_argument("--ncu-cache", default="all", help="ncu --cache-control (all flushes before each kernel)")
     a = ap.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
     rows = []
     for ps in a.shapes:
         problem, shape = ps.split(":", 1)
-        cupti = cupti_times(a.bin, problem, shape, a.variants.split(","), a.out_dir)
+        cupti = cupti_times(a.bin, problem, shape, a.variants.split(","), a.out_dir, a.l2)
         for variant, cu in cupti.items():
             if cu is None:
                 continue
-            nc, kernels, err = ncu_time(a.bin, a.ncu, problem, shape, variant)
+            nc, kernels, err = ncu_time(a.bin, a.ncu, problem, shape, variant, a.ncu_cache)
             ratio = cu / nc if nc else None
             rows.append({"problem": problem, "shape": shape, "variant": variant, "cupti_us": cu, "ncu_us": nc,
                          "kernels": kernels, "ratio": ratio, "error": err})
@@ -82,15 +87,17 @@ def main():
     gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
                          text=True).stdout.strip().splitlines()[0]
     md = [f"# Timer fidelity on {gpu}: nvfp4bench `--timer cupti` vs Nsight Compute `gpu__time_duration.sum`", "",
-          "ncu `--clock-control none`, caches flushed by ncu before each kernel; cupti: cold L2, median. "
+          f"ncu `--clock-control none --cache-control {a.ncu_cache}`, one launch (`--profile`); "
+          f"nvfp4bench `--timer cupti --l2 {a.l2}`, median of its samples. "
           f"{len(within)} of {len(ok)} cases within 3%.", "",
           "| problem | shape | variant | kernels | cupti us | ncu us | cupti / ncu |", "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for r in rows:
         md.append(f"| {r['problem']} | {r['shape']} | {r['variant']} | {r['kernels']} | {r['cupti_us']:.3f} | "
                   + (f"{r['ncu_us']:.3f} | {r['ratio']:.4f} |" if r["ratio"] else "- | - |"))
-    open(os.path.join(a.out_dir, "fidelity.md"), "w").write("\n".join(md) + "\n")
-    json.dump({"gpu": gpu, "rows": rows, "within_3pct": len(within), "cases": len(ok)},
-              open(os.path.join(a.out_dir, "fidelity.json"), "w"), indent=2)
+    tag = f"{a.l2}-vs-ncu-{a.ncu_cache}"
+    open(os.path.join(a.out_dir, f"fidelity-{tag}.md"), "w").write("\n".join(md) + "\n")
+    json.dump({"gpu": gpu, "l2": a.l2, "ncu_cache_control": a.ncu_cache, "rows": rows, "within_3pct": len(within),
+               "cases": len(ok)}, open(os.path.join(a.out_dir, f"fidelity-{tag}.json"), "w"), indent=2)
     print(f"{len(within)} of {len(ok)} within 3%")
     return 0 if ok and len(within) == len(ok) else 1
 

@@ -48,9 +48,9 @@ class CaseDump {
     for (size_t g = 0; g < v.groups.size(); ++g) {
       const GemmOperands& op = v.groups[g];
       const std::string pre = v.groups.size() > 1 ? fmt::format("g{}_", g) : "";
-      write_operand(pre + "a", op.a);
-      write_operand(pre + "b", op.b);
-      if (v.problem == Problem::dual_gemm) write_operand(pre + "b2", op.b2);
+      write_operand(pre, "a", op.a);
+      write_operand(pre, "b", op.b);
+      if (v.problem == Problem::dual_gemm) write_operand(pre, "b2", op.b2);
     }
   }
 
@@ -72,12 +72,13 @@ class CaseDump {
   }
 
  private:
-  void write_operand(const std::string& name, const Fp4Matrix& m) {
+  // Arrays <pre><name>, <pre>sf<name>, <pre>sf<name>_blocked (pre = "g<i>_" for group_gemm).
+  void write_operand(const std::string& pre, const std::string& name, const Fp4Matrix& m) {
     const HostFp4Matrix h = to_host(m);
-    add(name, "|u1", {m.l, m.rows, m.k / 2}, h.data.data(), h.data.size());
-    add("sf" + name, "|u1", {m.l, m.rows, m.k / kSfVec}, h.sf.data(), h.sf.size());
-    add("sf" + name + "_blocked", "|u1", {m.l, static_cast<int64_t>(h.sf_blocked.size()) / m.l}, h.sf_blocked.data(),
-        h.sf_blocked.size());
+    add(pre + name, "|u1", {m.l, m.rows, m.k / 2}, h.data.data(), h.data.size());
+    add(pre + "sf" + name, "|u1", {m.l, m.rows, m.k / kSfVec}, h.sf.data(), h.sf.size());
+    add(pre + "sf" + name + "_blocked", "|u1", {m.l, static_cast<int64_t>(h.sf_blocked.size()) / m.l},
+        h.sf_blocked.data(), h.sf_blocked.size());
   }
   void add(const std::string& name, std::string_view dtype, std::vector<int64_t> shape, const void* data,
            size_t bytes) {
@@ -272,10 +273,14 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
             if (plan.profile) {
               // One launch inside a named range: `ncu --nvtx --nvtx-include "<name>/"` captures it.
               const std::string range = fmt::format("{}/{}/{}", to_string(c.problem), shape_text, vname);
+              // NVFP4_PROFILE_REPEAT=N launches N times in the range (to see first-launch effects).
+              const char* rep = std::getenv("NVFP4_PROFILE_REPEAT");
               nvtxRangePushA(range.c_str());
-              runners[0]->run(stream.get());
-              CUDA_CHECK_LAUNCH();
-              stream.sync();
+              for (int i = 0; i < (rep ? std::atoi(rep) : 1); ++i) {
+                runners[0]->run(stream.get());
+                CUDA_CHECK_LAUNCH();
+                stream.sync();
+              }
               nvtxRangePop();
             } else if (plan.timing_enabled) {
               r.timing = time_runners(raw(runners), plan.timing, flusher, stream.get(), dev.index);

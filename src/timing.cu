@@ -1,18 +1,57 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "timing.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <memory>
 
 #include "cupti_timer.hpp"
 
 namespace nvfp4 {
 
-L2Flusher::L2Flusher(int64_t l2_bytes) : m_buf(static_cast<size_t>(2 * l2_bytes)) {}
+namespace {
+
+// Reads the flush buffer with 16-byte loads; the XOR is stored only if it equals a value the
+// buffer (all zeros) never produces, so the loads stay.
+__global__ void l2_read_flush(const uint4* __restrict__ buf, int64_t n16, unsigned* sink) {
+  unsigned acc = 0;
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n16; i += int64_t{gridDim.x} * blockDim.x) {
+    const uint4 v = buf[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0xFFFFFFFFu) *sink = acc;
+}
+
+int flush_multiple() {
+  const char* e = std::getenv("NVFP4_L2_FLUSH_X");
+  return e ? std::max(1, std::atoi(e)) : 2;
+}
+
+std::string flush_mode() {
+  const char* e = std::getenv("NVFP4_L2_FLUSH");
+  return e ? e : "read";
+}
+
+}  // namespace
+
+L2Flusher::L2Flusher(int64_t l2_bytes) : m_buf(static_cast<size_t>(flush_multiple() * l2_bytes) + 256) {
+  CUDA_CHECK(cudaMemset(m_buf.get(), 0, m_buf.bytes()));
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
 
 void L2Flusher::flush(cudaStream_t stream) {
-  // Two L2 sizes of writes evict everything the previous call left in L2.
-  CUDA_CHECK(cudaMemsetAsync(m_buf.get(), 0, m_buf.bytes(), stream));
+  static const std::string mode = flush_mode();
+  if (mode == "write" || mode == "both") CUDA_CHECK(cudaMemsetAsync(m_buf.get(), 0, m_buf.bytes() - 256, stream));
+  if (mode == "write") return;
+  // Reading two L2 sizes of clean data evicts what the previous call left in L2, and the
+  // write-backs of its dirty lines happen here rather than inside the next timed call (a memset
+  // flush would leave L2 full of dirty lines). This matches Nsight Compute's cache flush better.
+  const int64_t n16 = static_cast<int64_t>(m_buf.bytes() - 256) / 16;
+  l2_read_flush<<<1024, 512, 0, stream>>>(m_buf.get<uint4>(), n16,
+                                           reinterpret_cast<unsigned*>(m_buf.get<char>() + m_buf.bytes() - 256));
+  CUDA_CHECK_LAUNCH();
 }
 
 namespace {
