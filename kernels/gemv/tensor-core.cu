@@ -25,6 +25,7 @@
 //   - K is split over S warps of a CTA (S = 1..8 chosen so that tiles x L x S fills the GPU); the
 //     8 warps of a CTA own 8/S tiles. Partials meet in shared memory (one barrier per tile group),
 //     CTAs loop over tile groups of one batch; register double buffering runs across groups.
+//   - Grid (x, L), x = min(tile groups, floor(resident CTAs / L)): one wave, never more CTAs than slots.
 //   Timed region: the single launch (vector staging happens inside it).
 //   Run just this variant: nvfp4bench --problem gemv --shape 7168x16384x1 --variant tensor-core
 #include <cuda_fp16.h>
@@ -268,7 +269,8 @@ class TensorCoreRunner final : public Runner {
     while (s_log2 < 3 && (int64_t{2} << s_log2) <= steps && tiles * d.l * (int64_t{1} << s_log2) < target) ++s_log2;
     m_args.split_log2 = s_log2;
     m_args.groups = static_cast<int>(ceil_div(tiles, kWarps >> s_log2));
-    const int64_t per_batch = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(sms) * occ, d.l));
+    // One resident wave: floor, so that grid.x * L never exceeds the resident CTA slots.
+    const int64_t per_batch = std::max<int64_t>(1, static_cast<int64_t>(sms) * occ / d.l);
     m_grid = dim3(static_cast<unsigned>(std::min<int64_t>(m_args.groups, per_batch)), static_cast<unsigned>(d.l));
   }
   void run(cudaStream_t stream) override {

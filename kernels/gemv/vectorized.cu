@@ -7,21 +7,33 @@
 //   case_data.hpp (A [L][M][K/2], B [L][128][K/2] with row 0 the vector, row-major scales,
 //   c [L][M][1] FP16). Blocked scales unused.
 // Method
-//   - Grid (x, L): every CTA serves one batch. It first issues its first matrix loads, then stages
-//     that batch's vector in shared memory as exact int8 2*b (+ sb/4 as FP32 per 16-block), syncs
-//     once, and from then on its 8 warps are independent.
-//   - Warp work item = kR rows x all of K. A row is served by a group of LPR lanes
-//     (LPR = min(32, largest power of two <= K/32)); a warp holds 32/LPR groups, each with kR rows.
-//     Each lane reads 16-byte chunks (32 e2m1 = 2 scale blocks) of its rows, with the two scale
-//     bytes of each chunk as one 16-bit load. Warps stride over the items of their batch.
-//   - Register double buffering: the loads of the next step (kU chunks x kR rows, i.e. 4 x 16 B
-//     per lane) are issued before the current step is decoded; the step sequence runs across item
-//     boundaries, so short rows (K = 2048) pipeline as well as long ones.
-//   - Decode: PRMT + DP4A on exact integers (gemv_common.cuh), 22 integer instructions per
-//     16-block per row; the vector's int8 words are read once per chunk from shared memory and
-//     shared by the kR rows.
-//   - Per block: I2F of the exact integer dot, FFMA with sa*sb/4 (exact product) into an FP32
-//     accumulator; lane-group shuffle reduction; one FP16 rounding per output.
+//   Two kernels; the host picks one per shape.
+//   Fast path, K % 1024 == 0 (all gpu-mode benchmark shapes):
+//   - A "warp-chunk" is 32 lanes x 16 B = 512 B of one row (1024 e2m1). Rows are contiguous, so the
+//     warp-chunks of a batch form one linear stream: warp-chunk f is bytes [512 f, 512 f + 512) of
+//     A, [64 f, 64 f + 64) of SFA, row f / J (J = K/1024). Grid (G, L), G = floor(resident CTAs / L)
+//     (one wave, never more CTAs than slots); every warp of a batch takes the contiguous range
+//     [F w / W, F (w+1) / W) of the stream (stream-K: equal work per warp to within one chunk).
+//   - 8 rolling register slots per lane (16 B of A + the chunk's 2 scale bytes each): a slot is
+//     refilled with the chunk 8 ahead right after it is decoded, so ~7 x 16 B stay in flight per
+//     lane (~90 KB per SM at 3 CTAs/SM) with 40 registers of buffer. The steady-state loop has no
+//     bounds checks; addresses are one base pointer + immediate offsets.
+//   - Vector staged once per CTA as int8 2*b + sb/4 (FP32), laid out per 32 chunks as lo[32] uint4,
+//     hi[32] uint4, sb[32] float2 so the three shared loads per slot are bank-conflict free.
+//   - A row completed inside one warp's range is reduced (shuffles) and stored directly. Rows cut
+//     by a range end (at most the first and the last row of a range) are combined through a
+//     self-cleaning FP32 workspace + arrival counter owned by the Runner (zeroed once at prepare):
+//     each contributor adds its partial, fences once (at the end of its range, after its last
+//     load), adds its chunk count to the counter; the last arriver writes c and resets both. FP32
+//     partial sums of those rows are added in arrival order (not bitwise deterministic).
+//   Generic path (other K):
+//   - Grid (x, L), x = min(needed, floor(resident CTAs / L)); every CTA serves one batch. Warp work
+//     item = kR rows x all of K; a row is served by a group of LPR lanes (LPR = min(32, largest power
+//     of two <= K/32)). Each lane reads 16-byte chunks with their two scale bytes; register double
+//     buffering across steps and across item boundaries.
+//   Both: decode PRMT + DP4A on exact integers (gemv_common.cuh), 22 integer instructions per
+//   16-block per row; per block I2F of the exact integer dot, FFMA with sa*sb/4 (exact product)
+//   into an FP32 accumulator; one FP16 rounding per output.
 //   Timed region: the single launch (vector staging happens inside it).
 //   Run just this variant: nvfp4bench --problem gemv --shape 7168x16384x1 --variant vectorized
 #include <cuda_fp16.h>
@@ -31,6 +43,7 @@
 
 #include "case_data.hpp"
 #include "cuda_check.hpp"
+#include "device_buffer.hpp"
 #include "gemv_common.cuh"
 #include "nvfp4.hpp"
 #include "variant.hpp"
@@ -183,6 +196,203 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) gemv_vectorized_kernel(A
   }
 }
 
+
+// ---- fast path: K % 1024 == 0 (one warp per row chunk of 512 B, rows contiguous) ----
+//
+// With 32 lanes x 16 B = 512 B per warp-chunk and J = K/1024 warp-chunks per row, the warp-chunks of
+// one batch form ONE linear stream: warp-chunk f covers bytes [512 f, 512 f + 512) of A and
+// [64 f, 64 f + 64) of SFA (rows are contiguous), row f / J, vector group f % J. Every warp of the
+// batch takes a contiguous range [F w / W, F (w+1) / W) of that stream (stream-K: all warps get the
+// same work to within one warp-chunk, no wave tail). Rows cut by a range end are combined through a
+// self-cleaning FP32 workspace + arrival counter (the last arriver writes c and resets both).
+
+constexpr int kFU = 8;          // rolling register slots per lane (16 B of A + 2 B of scales each)
+constexpr int kFMinBlocks = 3;  // <= 80 registers
+constexpr int kFGroupBytes = 1280;  // smem per vector group of 32 chunks: lo[32] uint4, hi[32] uint4, sb[32] float2
+
+struct FastArgs {
+  const uint8_t* a;
+  const uint8_t* sfa;
+  const uint8_t* b;
+  const uint8_t* sfb;
+  __half* c;
+  float* ws;      // [L*M], zero between launches
+  unsigned* cnt;  // [L*M], zero between launches
+  int m, k;
+  int J;  // warp-chunks per row
+  int F;  // warp-chunks per batch (M * J < 2^31)
+};
+
+__host__ __device__ constexpr int64_t fast_smem_bytes(int64_t k) { return k / 1024 * kFGroupBytes; }
+
+// Vector image, per group g of 32 chunks: lo[i] = int8 2b of k 32(32g+i) .. +15, hi[i] = the next 16,
+// sb[i] = (sb/4 of both blocks) -> lane i's three loads are conflict-free 16/16/8-byte accesses.
+__device__ __forceinline__ void stage_vector_groups(const uint8_t* __restrict__ b_row, const uint8_t* __restrict__ sfb_row,
+                                                    int k, uint8_t* smem) {
+  for (int c = threadIdx.x; c < k / 32; c += blockDim.x) {
+    const uint4 w = __ldg(reinterpret_cast<const uint4*>(b_row) + c);
+    const uint2 q0 = e2m1x8_to_int8x2(w.x), q1 = e2m1x8_to_int8x2(w.y);
+    const uint2 q2 = e2m1x8_to_int8x2(w.z), q3 = e2m1x8_to_int8x2(w.w);
+    uint8_t* g = smem + (c >> 5) * kFGroupBytes;
+    const int i = c & 31;
+    reinterpret_cast<uint4*>(g)[i] = make_uint4(q0.x, q0.y, q1.x, q1.y);
+    reinterpret_cast<uint4*>(g + 512)[i] = make_uint4(q2.x, q2.y, q3.x, q3.y);
+    const uint32_t s2 = __ldg(reinterpret_cast<const uint16_t*>(sfb_row) + c);
+    const float2 sb = e4m3x2_to_float2(s2);
+    reinterpret_cast<float2*>(g + 1024)[i] = make_float2(0.25f * sb.x, 0.25f * sb.y);
+  }
+}
+
+struct FastCtx {
+  const uint8_t* q0;  // smem: group 0, lane's lo entry
+  __half* c;          // this batch
+  float* ws;          // this batch
+  unsigned* cnt;      // this batch
+  uint32_t lut;
+  int J, lane;
+};
+
+struct FastState {
+  const uint8_t* q;  // smem: current group, lane's lo entry (hi at +512, sb at +1024 - 8 lane)
+  float acc;
+  int j, row, row_begin;  // row_begin: stream index (relative to the warp's start) where this row began here
+  float pend_v;           // the first row's partial when the range began inside it (pend_cov > 0)
+  int pend_cov;
+};
+
+// Adds a partial row sum (lane 0 only) to the row's workspace slot. The caller fences once for all
+// its partials, then calls fast_arrive.
+__device__ __forceinline__ void fast_arrive(const FastCtx& x, int row, int covered) {
+  const unsigned old = atomicAdd(x.cnt + row, static_cast<unsigned>(covered));
+  if (old + static_cast<unsigned>(covered) == static_cast<unsigned>(x.J)) {  // last arriver
+    __threadfence();
+    const float total = atomicExch(x.ws + row, 0.0f);
+    x.cnt[row] = 0u;
+    x.c[row] = __float2half_rn(total);
+  }
+}
+
+// Row finished inside the stream. A row covered completely by this warp is stored directly; a
+// partial one (only the warp's first row can be partial here) is kept in registers and combined at
+// the end of the range, so that the fence does not drain the load pipeline mid-stream.
+__device__ __forceinline__ void fast_flush(const FastCtx& x, FastState& st, int covered) {
+  float v = st.acc;
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
+  if (covered == x.J) {
+    if (x.lane == 0) x.c[st.row] = __float2half_rn(v);
+  } else {
+    st.pend_v = v;
+    st.pend_cov = covered;
+  }
+  st.acc = 0.0f;
+}
+
+// One pass over the U slots: slot u holds stream index i + u; it is decoded, then refilled with
+// stream index i + u + U. kGuard: only slots < rem are valid, refills only below rem - U.
+template <int U, bool kGuard>
+__device__ __forceinline__ void fast_pass(const FastCtx& x, FastState& st, uint4 (&d)[U], uint32_t (&sc)[U],
+                                          const uint8_t* pa, const uint8_t* ps, int i, int rem) {
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    if (kGuard && u >= rem) break;
+    const uint4 bl = *reinterpret_cast<const uint4*>(st.q);
+    const uint4 bh = *reinterpret_cast<const uint4*>(st.q + 512);
+    const float2 sb = *reinterpret_cast<const float2*>(st.q + 1024 - 8 * x.lane);
+    const float2 sa = e4m3x2_to_float2(sc[u]);
+    const int v0 = block_dot_x4(x.lut, d[u].x, d[u].y, bl);
+    const int v1 = block_dot_x4(x.lut, d[u].z, d[u].w, bh);
+    st.acc = fmaf(static_cast<float>(v0), sa.x * sb.x, st.acc);
+    st.acc = fmaf(static_cast<float>(v1), sa.y * sb.y, st.acc);
+    if (!kGuard || u + U < rem) {
+      d[u] = ldg_stream_v4(pa + (u + U) * 512);
+      sc[u] = ldg_stream_u16(ps + (u + U) * 64);
+    }
+    st.q += kFGroupBytes;
+    if (++st.j == x.J) {  // row done (warp-uniform)
+      fast_flush(x, st, i + u + 1 - st.row_begin);
+      ++st.row;
+      st.row_begin = i + u + 1;
+      st.j = 0;
+      st.q = x.q0;
+    }
+  }
+}
+
+template <int U>
+__global__ void __launch_bounds__(kThreads, kFMinBlocks) gemv_vectorized_fast_kernel(FastArgs p) {
+  extern __shared__ uint4 smem[];
+  const int l = blockIdx.y, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int64_t half_k = p.k / 2, sf_k = p.k / 16;
+  const int64_t W = static_cast<int64_t>(gridDim.x) * kWarps, w = static_cast<int64_t>(blockIdx.x) * kWarps + warp;
+  const int f0 = static_cast<int>(p.F * w / W), f1 = static_cast<int>(p.F * (w + 1) / W);
+  const int n = f1 - f0;
+  const uint8_t* pa = p.a + static_cast<int64_t>(l) * p.m * half_k + static_cast<int64_t>(f0) * 512 + lane * 16;
+  const uint8_t* ps = p.sfa + static_cast<int64_t>(l) * p.m * sf_k + static_cast<int64_t>(f0) * 64 + lane * 2;
+
+  uint4 d[U];
+  uint32_t sc[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {  // in flight while the vector is staged
+    if (u < n) {
+      d[u] = ldg_stream_v4(pa + u * 512);
+      sc[u] = ldg_stream_u16(ps + u * 64);
+    }
+  }
+  stage_vector_groups(p.b + static_cast<int64_t>(l) * kGemvBRows * half_k,
+                      p.sfb + static_cast<int64_t>(l) * kGemvBRows * sf_k, p.k, reinterpret_cast<uint8_t*>(smem));
+  __syncthreads();
+  if (n <= 0) return;
+
+  FastCtx x;
+  x.q0 = reinterpret_cast<const uint8_t*>(smem) + lane * 16;
+  x.c = p.c + static_cast<int64_t>(l) * p.m;
+  x.ws = p.ws + static_cast<int64_t>(l) * p.m;
+  x.cnt = p.cnt + static_cast<int64_t>(l) * p.m;
+  x.lut = lut_lo_reg();
+  x.J = p.J;
+  x.lane = lane;
+  FastState st;
+  st.row = f0 / p.J;
+  st.j = f0 - st.row * p.J;
+  st.q = x.q0 + st.j * kFGroupBytes;
+  st.acc = 0.0f;
+  st.row_begin = 0;
+  st.pend_v = 0.0f;
+  st.pend_cov = 0;
+  const int first_row = st.row;
+
+  int i = 0;
+#pragma unroll 1
+  for (; i + 2 * U <= n; i += U) {  // steady state: every slot valid, every refill valid
+    fast_pass<U, false>(x, st, d, sc, pa, ps, i, n - i);
+    pa += U * 512;
+    ps += U * 64;
+  }
+  if (i < n) {
+    fast_pass<U, true>(x, st, d, sc, pa, ps, i, n - i);
+    pa += U * 512;
+    ps += U * 64;
+    i += U;
+    if (i < n) fast_pass<U, true>(x, st, d, sc, pa, ps, i, n - i);
+  }
+  // Partial rows: the first (deferred) and the last (the range ended inside it).
+  int last_cov = 0;
+  float last_v = st.acc;
+  if (st.j != 0) {
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) last_v += __shfl_xor_sync(0xFFFFFFFFu, last_v, off);
+    last_cov = n - st.row_begin;
+  }
+  if (lane == 0 && (st.pend_cov > 0 || last_cov > 0)) {
+    if (st.pend_cov > 0) atomicAdd(x.ws + first_row, st.pend_v);
+    if (last_cov > 0) atomicAdd(x.ws + st.row, last_v);
+    __threadfence();  // the adds before the arrivals
+    if (st.pend_cov > 0) fast_arrive(x, first_row, st.pend_cov);
+    if (last_cov > 0) fast_arrive(x, st.row, last_cov);
+  }
+}
+
 // ---- launch ----
 
 int floor_log2(int v) {
@@ -193,8 +403,32 @@ int floor_log2(int v) {
 
 class VectorizedRunner final : public Runner {
  public:
-  explicit VectorizedRunner(const GemmOperands& g) {
+  VectorizedRunner(const GemmOperands& g, cudaStream_t stream) {
     const Dims& d = g.dims;
+    int dev = 0, sms = 0, occ = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    m_fast = d.k % 1024 == 0;
+    if (m_fast) {
+      const int J = static_cast<int>(d.k / 1024);
+      m_fargs = FastArgs{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, nullptr, nullptr,
+                         static_cast<int>(d.m), static_cast<int>(d.k), J, static_cast<int>(d.m * J)};
+      m_smem = static_cast<size_t>(fast_smem_bytes(d.k));
+      auto* kern = gemv_vectorized_fast_kernel<kFU>;
+      CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(m_smem)));
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, kThreads, m_smem));
+      occ = std::max(occ, 1);
+      // One resident wave (floor, never more CTAs than slots), and at least ~4 warp-chunks per warp.
+      const int64_t per_batch = std::max<int64_t>(1, static_cast<int64_t>(sms) * occ / d.l);
+      const int64_t want = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(m_fargs.F), int64_t{kWarps} * 4));
+      m_grid = dim3(static_cast<unsigned>(std::min(per_batch, want)), static_cast<unsigned>(d.l));
+      const size_t outs = static_cast<size_t>(d.l * d.m);
+      m_ws = DeviceBuffer(outs * (sizeof(float) + sizeof(unsigned)));
+      CUDA_CHECK(cudaMemsetAsync(m_ws.get(), 0, m_ws.bytes(), stream));
+      m_fargs.ws = m_ws.get<float>();
+      m_fargs.cnt = reinterpret_cast<unsigned*>(m_ws.get<float>() + outs);
+      return;
+    }
     m_args = Args{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, static_cast<int>(d.m), static_cast<int>(d.k), 0, 0};
     const int chunks = static_cast<int>(d.k / 32);
     m_args.lpr_log2 = std::min(5, floor_log2(chunks));
@@ -203,22 +437,25 @@ class VectorizedRunner final : public Runner {
     m_smem = static_cast<size_t>(vector_smem_bytes(d.k));
     CUDA_CHECK(cudaFuncSetAttribute(gemv_vectorized_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(m_smem)));
-    int dev = 0, sms = 0, occ = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, gemv_vectorized_kernel, kThreads, m_smem));
     occ = std::max(occ, 1);
-    const int64_t per_batch = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(sms) * occ, d.l));
+    const int64_t per_batch = std::max<int64_t>(1, static_cast<int64_t>(sms) * occ / d.l);  // one wave
     m_grid = dim3(static_cast<unsigned>(std::min<int64_t>(ceil_div(m_args.items, kWarps), per_batch)),
                   static_cast<unsigned>(d.l));
   }
   void run(cudaStream_t stream) override {
-    gemv_vectorized_kernel<<<m_grid, kThreads, m_smem, stream>>>(m_args);
+    if (m_fast)
+      gemv_vectorized_fast_kernel<kFU><<<m_grid, kThreads, m_smem, stream>>>(m_fargs);
+    else
+      gemv_vectorized_kernel<<<m_grid, kThreads, m_smem, stream>>>(m_args);
     CUDA_CHECK_LAUNCH();
   }
 
  private:
+  bool m_fast = false;
   Args m_args{};
+  FastArgs m_fargs{};
+  DeviceBuffer m_ws;
   size_t m_smem = 0;
   dim3 m_grid;
 };
@@ -234,8 +471,8 @@ std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   return "";
 }
 
-std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t) {
-  return std::make_unique<VectorizedRunner>(c.groups.at(0));
+std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) {
+  return std::make_unique<VectorizedRunner>(c.groups.at(0), stream);
 }
 
 }  // namespace
@@ -246,8 +483,8 @@ extern const VariantInfo gemv_vectorized;
 const VariantInfo gemv_vectorized{
     Problem::gemv,
     "vectorized",
-    "lane groups per row, 16-B loads double-buffered in registers, PRMT+DP4A exact integer decode, "
-    "vector staged as int8 in smem",
+    "stream-K over 512-B warp-chunks (K % 1024 == 0) with 8 rolling 16-B register slots per lane, "
+    "PRMT+DP4A exact integer decode, vector staged as int8 in smem",
     "",
     &unsupported,
     &prepare,

@@ -66,6 +66,15 @@ expect_usage "config with a bad shape" "cases[0].shape" --config "$TMP/bad_shape
 expect_usage "missing config" "$TMP/absent.json" --config "$TMP/absent.json"
 expect_usage "unwritable --json path" "$TMP/no_such_dir" --problem gemm --shape 128x256x256 --json "$TMP/no_such_dir/out.json"
 expect_usage "unwritable --csv path" "$TMP/no_such_dir" --problem gemm --shape 128x256x256 --csv "$TMP/no_such_dir/out.csv"
+expect_usage "unknown timer" "--timer" --problem gemm --shape 128x256x256 --timer stopwatch
+expect_usage "zero batch" "--batch" --problem gemm --shape 128x256x256 --batch 0
+expect_usage "bad --sol" "--sol" --problem gemm --shape 128x256x256 --sol guessed
+
+# ---- compare: unreadable input is exit code 2 ----
+run compare "$TMP/absent_base.json" "$TMP/absent_new.json"
+if [ "$rc" -eq 2 ]; then pass "compare unreadable"; else fail "compare unreadable" "exit code $rc, expected 2"; fi
+run compare "$TMP/only_one.json"
+if [ "$rc" -eq 2 ]; then pass "compare usage"; else fail "compare usage" "exit code $rc, expected 2"; fi
 
 # ---- help ----
 run --help
