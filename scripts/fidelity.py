@@ -5,10 +5,11 @@
 
 For every (problem, shape, variant) it
   1. times the case with `nvfp4bench --timer cupti` (cold L2, median of the samples),
-  2. runs `ncu --clock-control none --metrics gpu__time_duration.sum` over `nvfp4bench --profile`,
-     which launches the variant once inside the NVTX range <problem>/<shape>/<variant>, and sums
-     gpu__time_duration over the kernels of that range (ncu flushes caches before each kernel, so
-     both are cold-L2 times),
+  2. runs `ncu --clock-control none --metrics gpu__time_duration.sum` over `nvfp4bench --profile`
+     with NVFP4_PROFILE_REPEAT=5, which launches the variant 5 times inside the NVTX range
+     <problem>/<shape>/<variant>; sums gpu__time_duration over each launch's kernels and takes the
+     median launch (with the default --cache-control all ncu flushes caches before each kernel, so
+     both sides are cold-L2 times),
 and writes OUT_DIR/fidelity.md and OUT_DIR/fidelity.json with the ratio cupti / ncu.
 Default cases: the gpu-mode gemv and gemm benchmark shapes, every variant but `naive`.
 """
@@ -21,6 +22,7 @@ import re
 import subprocess
 import sys
 
+REPEAT = 5  # launches inside the NVTX range (NVFP4_PROFILE_REPEAT); ncu's time is their median
 DEFAULT_SHAPES = ["gemv:7168x16384x1", "gemv:4096x7168x8", "gemv:7168x2048x4",
                   "gemm:128x7168x16384", "gemm:128x4096x7168", "gemm:128x7168x2048"]
 
@@ -45,7 +47,8 @@ def ncu_time(binary, ncu, problem, shape, variant, cache):
            "--csv", "--page", "raw",
            "--nvtx", "--nvtx-include", ncu_escape(rng) + "/",
            binary, "--problem", problem, "--shape", shape, "--variant", variant, "--profile"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    env = dict(os.environ, NVFP4_PROFILE_REPEAT=str(REPEAT))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     lines = [l for l in p.stdout.splitlines() if l.startswith('"')]
     if len(lines) < 2:
         return None, 0, p.stdout[-400:] + p.stderr[-400:]
@@ -53,9 +56,14 @@ def ncu_time(binary, ncu, problem, shape, variant, cache):
     data = [r for r in rows if r.get("gpu__time_duration.sum", "").replace(".", "", 1).replace(",", "").isdigit()]
     unit = rows[0].get("gpu__time_duration.sum", "")  # first row after the header holds the units
     scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(unit, 1e-3)
-    total = sum(float(r["gpu__time_duration.sum"].replace(",", "")) for r in data) * scale
-    clocks = [r.get("sm__cycles_elapsed.avg.per_second", "") for r in data]
-    return total, len(data), "sm clock " + "/".join(clocks) + " " + rows[0].get("sm__cycles_elapsed.avg.per_second", "")
+    times = [float(r["gpu__time_duration.sum"].replace(",", "")) * scale for r in data]
+    if not times or len(times) % REPEAT:
+        return None, len(times), f"{len(times)} kernels for {REPEAT} launches"
+    per = len(times) // REPEAT  # kernels per launch
+    launches = sorted(sum(times[i * per:(i + 1) * per]) for i in range(REPEAT))
+    clocks = [r.get("sm__cycles_elapsed.avg.per_second", "") for r in data[:per]]
+    return launches[REPEAT // 2], per, ("launches " + "/".join(f"{t:.2f}" for t in launches) + " sm clock " +
+                                        "/".join(clocks) + " " + rows[0].get("sm__cycles_elapsed.avg.per_second", ""))
 
 
 def main():

@@ -19,6 +19,7 @@
 #include "case_data.hpp"
 #include "cuda_check.hpp"
 #include "nvfp4.hpp"
+#include "../common/naive.cuh"
 #include "variant.hpp"
 
 namespace nvfp4 {
@@ -27,20 +28,7 @@ namespace {
 
 // ---- kernel ----
 
-constexpr int kThreads = 256;
-
-// Sum over one 16-element block of products of e2m1 values (8 packed bytes each, given as two
-// 32-bit words). Every product is a multiple of 1/4 of magnitude <= 36: the FP32 sum is exact.
-__device__ __forceinline__ float block_dot(uint2 a, uint2 b) {
-  float sum = 0.0f;
-  const uint32_t wa[2] = {a.x, a.y}, wb[2] = {b.x, b.y};
-#pragma unroll
-  for (int w = 0; w < 2; ++w)
-#pragma unroll
-    for (int nib = 0; nib < 8; ++nib)
-      sum += e2m1_to_float((wa[w] >> (4 * nib)) & 0xFu) * e2m1_to_float((wb[w] >> (4 * nib)) & 0xFu);
-  return sum;
-}
+using naive::kThreads;
 
 struct Args {
   const uint8_t* a;
@@ -58,21 +46,11 @@ __global__ void __launch_bounds__(kThreads) dual_gemm_naive_kernel(Args p) {
   const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= p.l * p.m * p.n) return;
   const int64_t j = t % p.n, i = (t / p.n) % p.m, batch = t / (p.n * p.m);
-  const int64_t a_row = batch * p.m + i, b_row = batch * p.n + j;
-  const int64_t sf_cols = p.k / kSfVec;
-  const uint2* a = reinterpret_cast<const uint2*>(p.a + a_row * (p.k / 2));  // 8 bytes = 16 elements
-  const uint2* b = reinterpret_cast<const uint2*>(p.b + b_row * (p.k / 2));
-  const uint8_t* sfa = p.sfa + a_row * sf_cols;
-  const uint8_t* sfb = p.sfb + b_row * sf_cols;
-  const uint2* b2 = reinterpret_cast<const uint2*>(p.b2 + b_row * (p.k / 2));
-  const uint8_t* sfb2 = p.sfb2 + b_row * sf_cols;
-  float x1 = 0.0f, x2 = 0.0f;
-  for (int64_t blk = 0; blk < sf_cols; ++blk) {
-    const uint2 av = a[blk];
-    const float sa = e4m3_to_float(sfa[blk]);
-    x1 += block_dot(av, b[blk]) * (sa * e4m3_to_float(sfb[blk]));
-    x2 += block_dot(av, b2[blk]) * (sa * e4m3_to_float(sfb2[blk]));
-  }
+  const naive::Row a = naive::row_at(p.a, p.sfa, batch * p.m + i, p.k);
+  const naive::Row b1 = naive::row_at(p.b, p.sfb, batch * p.n + j, p.k);
+  const naive::Row b2 = naive::row_at(p.b2, p.sfb2, batch * p.n + j, p.k);
+  float x1, x2;
+  naive::dual_row_dot(a, b1, b2, p.k, x1, x2);
   p.c[t] = __float2half_rn(x1 / (1.0f + expf(-x1)) * x2);
 }
 
@@ -93,10 +71,6 @@ class NaiveRunner final : public Runner {
   Args m_args;
 };
 
-std::string unsupported(const DeviceInfo& dev, const Shape&) {
-  return dev.cc() < 70 ? "needs compute capability 7.0 or newer" : "";
-}
-
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t) {
   return std::make_unique<NaiveRunner>(c.groups.at(0));
 }
@@ -111,7 +85,7 @@ const VariantInfo dual_gemm_naive{
     "naive",
     "one thread per output, two FP32 accumulators, silu(x1)*x2 in FP32, row-major scales",
     "",
-    &unsupported,
+    &naive::unsupported,
     &prepare,
 };
 

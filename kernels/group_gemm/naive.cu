@@ -24,6 +24,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "nvfp4.hpp"
+#include "../common/naive.cuh"
 #include "variant.hpp"
 
 namespace nvfp4 {
@@ -32,7 +33,7 @@ namespace {
 
 // ---- kernel ----
 
-constexpr int kThreads = 256;
+using naive::kThreads;
 
 struct GroupEntry {
   const uint8_t* a;
@@ -43,19 +44,6 @@ struct GroupEntry {
   int64_t m, n, k;
   int64_t first_block;  // first blockIdx.x of this group; blocks of a group are consecutive
 };
-
-// Sum over one 16-element block of products of e2m1 values (8 packed bytes each, given as two
-// 32-bit words). Every product is a multiple of 1/4 of magnitude <= 36: the FP32 sum is exact.
-__device__ __forceinline__ float block_dot(uint2 a, uint2 b) {
-  float sum = 0.0f;
-  const uint32_t wa[2] = {a.x, a.y}, wb[2] = {b.x, b.y};
-#pragma unroll
-  for (int w = 0; w < 2; ++w)
-#pragma unroll
-    for (int nib = 0; nib < 8; ++nib)
-      sum += e2m1_to_float((wa[w] >> (4 * nib)) & 0xFu) * e2m1_to_float((wb[w] >> (4 * nib)) & 0xFu);
-  return sum;
-}
 
 __global__ void __launch_bounds__(kThreads) group_gemm_naive_kernel(const GroupEntry* __restrict__ table,
                                                                     int groups) {
@@ -71,14 +59,7 @@ __global__ void __launch_bounds__(kThreads) group_gemm_naive_kernel(const GroupE
   const int64_t t = (block - g.first_block) * kThreads + threadIdx.x;
   if (t >= g.m * g.n) return;
   const int64_t j = t % g.n, i = t / g.n;  // j fastest: a warp shares its A row
-  const int64_t sf_cols = g.k / kSfVec;
-  const uint2* a = reinterpret_cast<const uint2*>(g.a + i * (g.k / 2));  // 8 bytes = 16 elements
-  const uint2* b = reinterpret_cast<const uint2*>(g.b + j * (g.k / 2));
-  const uint8_t* sfa = g.sfa + i * sf_cols;
-  const uint8_t* sfb = g.sfb + j * sf_cols;
-  float acc = 0.0f;
-  for (int64_t blk = 0; blk < sf_cols; ++blk)
-    acc += block_dot(a[blk], b[blk]) * (e4m3_to_float(sfa[blk]) * e4m3_to_float(sfb[blk]));
+  const float acc = naive::row_dot(naive::row_at(g.a, g.sfa, i, g.k), naive::row_at(g.b, g.sfb, j, g.k), g.k);
   g.c[t] = __float2half_rn(acc);
 }
 
@@ -108,10 +89,6 @@ class NaiveRunner final : public Runner {
   int64_t m_blocks = 0;
 };
 
-std::string unsupported(const DeviceInfo& dev, const Shape&) {
-  return dev.cc() < 70 ? "needs compute capability 7.0 or newer" : "";
-}
-
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) {
   return std::make_unique<NaiveRunner>(c, stream);
 }
@@ -126,7 +103,7 @@ const VariantInfo group_gemm_naive{
     "naive",
     "one launch for all groups (device table), one thread per output, FP32 block accumulation",
     "",
-    &unsupported,
+    &naive::unsupported,
     &prepare,
 };
 
