@@ -30,6 +30,10 @@ extern const VariantInfo group_gemm_naive;
 // group_gemm: vectorized, tensor-core, persistent go here
 extern const VariantInfo group_gemm_cublaslt;
 
+std::string needs_sm70(const DeviceInfo& dev, const Shape&) {
+  return dev.cc() < 70 ? "needs compute capability 7.0 or newer" : "";
+}
+
 const std::vector<const VariantInfo*>& all_variants() {
   static const std::vector<const VariantInfo*> list = {
       // gemv

@@ -35,6 +35,9 @@ struct VariantInfo {
   std::unique_ptr<Runner> (*prepare)(const CaseView& c, cudaStream_t stream);
 };
 
+// The `unsupported` of variants that run on any GPU the CUDA 13 toolkit supports (CC >= 7.0).
+std::string needs_sm70(const DeviceInfo& dev, const Shape& shape);
+
 const std::vector<const VariantInfo*>& all_variants();
 std::vector<const VariantInfo*> variants_for(Problem p);
 const VariantInfo* find_variant(Problem p, std::string_view name);

@@ -7,11 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
-#include "device_info.hpp"
 #include "nvfp4.hpp"
-#include "problem.hpp"
 
 namespace nvfp4::naive {
 
@@ -56,10 +52,6 @@ __device__ __forceinline__ void dual_row_dot(Row a, Row b1, Row b2, int64_t k, f
     x1 += block_dot(av, b1.data[blk]) * (sa * e4m3_to_float(b1.sf[blk]));
     x2 += block_dot(av, b2.data[blk]) * (sa * e4m3_to_float(b2.sf[blk]));
   }
-}
-
-inline std::string unsupported(const DeviceInfo& dev, const Shape&) {
-  return dev.cc() < 70 ? "needs compute capability 7.0 or newer" : "";
 }
 
 }  // namespace nvfp4::naive

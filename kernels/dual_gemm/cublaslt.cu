@@ -76,10 +76,6 @@ class LtRunner final : public Runner {
   DeviceBuffer m_a16, m_b1_16, m_b2_16;  // dequant path only
 };
 
-std::string unsupported(const DeviceInfo& dev, const Shape&) {
-  return dev.cc() < 70 ? "needs compute capability 7.0 or newer" : "";
-}
-
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) {
   return std::make_unique<LtRunner>(c.groups.at(0), stream);
 }
@@ -96,7 +92,7 @@ const VariantInfo dual_gemm_cublaslt{
     "operands) with FP32 outputs, then a silu(x1)*x2 kernel",
     "without native NVFP4 (sm_90): operands dequantized to FP16 in prepare, outside the timed region; "
     "timed: two cuBLASLt FP16 GEMMs (FP32 compute, FP32 outputs) and the silu-multiply kernel",
-    &unsupported,
+    &needs_sm70,
     &prepare,
 };
 

@@ -85,7 +85,7 @@ const VariantInfo dual_gemm_naive{
     "naive",
     "one thread per output, two FP32 accumulators, silu(x1)*x2 in FP32, row-major scales",
     "",
-    &naive::unsupported,
+    &needs_sm70,
     &prepare,
 };
 

@@ -80,7 +80,7 @@ const VariantInfo gemm_naive{
     "naive",
     "one thread per output, FP32 accumulation per 16-element block, row-major scales",
     "",
-    &naive::unsupported,
+    &needs_sm70,
     &prepare,
 };
 

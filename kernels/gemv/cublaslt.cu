@@ -89,10 +89,6 @@ class LtRunner final : public Runner {
   DeviceBuffer m_a16, m_b16;  // dequant only
 };
 
-std::string unsupported(const DeviceInfo& dev, const Shape&) {
-  return dev.cc() < 70 ? "needs compute capability 7.0 or newer" : "";
-}
-
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) {
   return std::make_unique<LtRunner>(c.groups.at(0), stream);
 }
@@ -108,7 +104,7 @@ const VariantInfo gemv_cublaslt{
     "vendor baseline: cuBLASLt native NVFP4 on CC 10.x/12.x, else FP16 GEMM (N = 1) on dequantized operands",
     "without native NVFP4 (sm_90): operands dequantized to FP16 in prepare, outside the timed region; "
     "timed: cuBLASLt FP16 GEMM, FP32 compute",
-    &unsupported,
+    &needs_sm70,
     &prepare,
 };
 

@@ -82,7 +82,7 @@ const VariantInfo gemv_naive{
     "naive",
     "one thread per output row, FP32 accumulation per 16-element block, row-major scales",
     "",
-    &naive::unsupported,
+    &needs_sm70,
     &prepare,
 };
 

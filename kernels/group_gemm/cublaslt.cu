@@ -76,10 +76,6 @@ class LtRunner final : public Runner {
   std::vector<Group> m_groups;
 };
 
-std::string unsupported(const DeviceInfo& dev, const Shape&) {
-  return dev.cc() < 70 ? "needs compute capability 7.0 or newer" : "";
-}
-
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) {
   return std::make_unique<LtRunner>(c, stream);
 }
@@ -96,7 +92,7 @@ const VariantInfo group_gemm_cublaslt{
     "dequantized operands)",
     "without native NVFP4 (sm_90): operands dequantized to FP16 in prepare, outside the timed region; "
     "timed: one cuBLASLt FP16 GEMM per group, FP32 compute",
-    &unsupported,
+    &needs_sm70,
     &prepare,
 };
 

@@ -103,7 +103,7 @@ const VariantInfo group_gemm_naive{
     "naive",
     "one launch for all groups (device table), one thread per output, FP32 block accumulation",
     "",
-    &naive::unsupported,
+    &needs_sm70,
     &prepare,
 };
 
