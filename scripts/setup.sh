@@ -28,7 +28,12 @@ if ! command -v nvcc >/dev/null 2>&1; then
   else echo "setup: nvcc not found: install the CUDA toolkit (12.8 or newer)" >&2; exit 2; fi
 fi
 
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja ${CMAKE_ARGS:-}
+# Configure and build quietly; the log is printed only when something fails.
+mkdir -p "$BUILD_DIR"
+log="$BUILD_DIR/setup.log"
+if ! { [ -f "$BUILD_DIR/build.ninja" ] || cmake -S . -B "$BUILD_DIR" -G Ninja ${CMAKE_ARGS:-}; } >"$log" 2>&1 ||
+   ! cmake --build "$BUILD_DIR" -j "$(nproc)" >>"$log" 2>&1; then
+  tail -n 60 "$log" >&2
+  echo "setup: build failed (full log: $log)" >&2
+  exit 2
 fi
-cmake --build "$BUILD_DIR" -j "$(nproc)"
