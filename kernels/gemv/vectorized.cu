@@ -10,22 +10,24 @@
 //   Two kernels; the host picks one per shape.
 //   Fast path, K % 1024 == 0 (all gpu-mode benchmark shapes):
 //   - A "warp-chunk" is 32 lanes x 16 B = 512 B of one row (1024 e2m1). Rows are contiguous, so the
-//     warp-chunks of a batch form one linear stream: warp-chunk f is bytes [512 f, 512 f + 512) of
-//     A, [64 f, 64 f + 64) of SFA, row f / J (J = K/1024). Grid (G, L), G = floor(resident CTAs / L)
-//     (one wave, never more CTAs than slots); every warp of a batch takes the contiguous range
-//     [F w / W, F (w+1) / W) of the stream (stream-K: equal work per warp to within one chunk).
-//   - 8 rolling register slots per lane (16 B of A + the chunk's 2 scale bytes each): a slot is
-//     refilled with the chunk 8 ahead right after it is decoded, so ~7 x 16 B stay in flight per
-//     lane (~90 KB per SM at 3 CTAs/SM) with 40 registers of buffer. The steady-state loop has no
+//     warp-chunks of a run of rows form one linear stream: warp-chunk f is bytes [512 f, 512 f + 512)
+//     of A, [64 f, 64 f + 64) of SFA, row f / J (J = K/1024). Grid (G, L), G = min(floor(resident
+//     CTAs / L), M, ~M*J/32) (one wave; more CTAs only if a CTA's rows would exceed 4096, the cap
+//     of its shared row-sum array). CTA b of a batch owns the whole rows [M b / G, M (b+1) / G); its
+//     8 warps split that CTA's stream into equal contiguous ranges (to within one warp-chunk).
+//   - U rolling register slots per lane (16 B of A + the chunk's 2 scale bytes each): a slot is
+//     refilled with the chunk U ahead right after it is decoded. Default U = 4 at 4 CTAs/SM
+//     (64 registers, no spills: ~3 x 16 B in flight per lane, ~64 KB per SM), chosen by a sweep of
+//     seven (U, CTAs/SM) pairs (docs/perf-notes.md, gemv iteration 5). The steady-state loop has no
 //     bounds checks; addresses are one base pointer + immediate offsets.
 //   - Vector staged once per CTA as int8 2*b + sb/4 (FP32), laid out per 32 chunks as lo[32] uint4,
-//     hi[32] uint4, sb[32] float2 so the three shared loads per slot are bank-conflict free.
-//   - A row completed inside one warp's range is reduced (shuffles) and stored directly. Rows cut
-//     by a range end (at most the first and the last row of a range) are combined through a
-//     self-cleaning FP32 workspace + arrival counter owned by the Runner (zeroed once at prepare):
-//     each contributor adds its partial, fences once (at the end of its range, after its last
-//     load), adds its chunk count to the counter; the last arriver writes c and resets both. FP32
-//     partial sums of those rows are added in arrival order (not bitwise deterministic).
+//     hi[32] uint4, sb[32] float2 so the three shared loads per slot are bank-conflict free. Each
+//     thread requests its vector chunks before its slot loads.
+//   - Row sums meet in shared memory: when a row (or the warp's range) ends, the warp reduces with
+//     shuffles and lane 0 adds its partial to the row's slot (shared atomic); after one barrier the
+//     CTA stores its outputs coalesced. No global atomics, fences or workspace. A row has one
+//     contributor, two where a warp boundary cuts it (bitwise deterministic: 0 + a + b), more only
+//     when a CTA has fewer than 8 rows (then FP32 partials are added in arrival order).
 //   Generic path (other K):
 //   - Grid (x, L), x = min(needed, floor(resident CTAs / L)); every CTA serves one batch. Warp work
 //     item = kR rows x all of K; a row is served by a group of LPR lanes (LPR = min(32, largest power
@@ -39,11 +41,11 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "case_data.hpp"
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "gemv_common.cuh"
 #include "nvfp4.hpp"
 #include "variant.hpp"
@@ -200,15 +202,15 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) gemv_vectorized_kernel(A
 // ---- fast path: K % 1024 == 0 (one warp per row chunk of 512 B, rows contiguous) ----
 //
 // With 32 lanes x 16 B = 512 B per warp-chunk and J = K/1024 warp-chunks per row, the warp-chunks of
-// one batch form ONE linear stream: warp-chunk f covers bytes [512 f, 512 f + 512) of A and
-// [64 f, 64 f + 64) of SFA (rows are contiguous), row f / J, vector group f % J. Every warp of the
-// batch takes a contiguous range [F w / W, F (w+1) / W) of that stream (stream-K: all warps get the
-// same work to within one warp-chunk, no wave tail). Rows cut by a range end are combined through a
-// self-cleaning FP32 workspace + arrival counter (the last arriver writes c and resets both).
+// a run of rows form ONE linear stream: warp-chunk f covers bytes [512 f, 512 f + 512) of A and
+// [64 f, 64 f + 64) of SFA (rows are contiguous), row f / J, vector group f % J. CTA b of a batch owns
+// the whole rows [M b / G, M (b+1) / G); its 8 warps split that CTA's stream into equal contiguous
+// ranges (to within one warp-chunk). Row sums meet in shared memory (lane 0 of each contributing
+// warp adds its partial), one barrier at the end, then the CTA stores its rows' outputs coalesced:
+// no global atomics, no fences, no workspace.
 
-constexpr int kFU = 8;          // rolling register slots per lane (16 B of A + 2 B of scales each)
-constexpr int kFMinBlocks = 3;  // <= 80 registers
 constexpr int kFGroupBytes = 1280;  // smem per vector group of 32 chunks: lo[32] uint4, hi[32] uint4, sb[32] float2
+constexpr int kFMaxRowsPerCta = 4096;  // cap of the shared row-sum array (16 KB)
 
 struct FastArgs {
   const uint8_t* a;
@@ -216,38 +218,29 @@ struct FastArgs {
   const uint8_t* b;
   const uint8_t* sfb;
   __half* c;
-  float* ws;      // [L*M], zero between launches
-  unsigned* cnt;  // [L*M], zero between launches
   int m, k;
   int J;  // warp-chunks per row
-  int F;  // warp-chunks per batch (M * J < 2^31)
 };
 
-__host__ __device__ constexpr int64_t fast_smem_bytes(int64_t k) { return k / 1024 * kFGroupBytes; }
+__host__ __device__ constexpr int64_t fast_vec_bytes(int64_t k) { return k / 1024 * kFGroupBytes; }
 
-// Vector image, per group g of 32 chunks: lo[i] = int8 2b of k 32(32g+i) .. +15, hi[i] = the next 16,
-// sb[i] = (sb/4 of both blocks) -> lane i's three loads are conflict-free 16/16/8-byte accesses.
-__device__ __forceinline__ void stage_vector_groups(const uint8_t* __restrict__ b_row, const uint8_t* __restrict__ sfb_row,
-                                                    int k, uint8_t* smem) {
-  for (int c = threadIdx.x; c < k / 32; c += blockDim.x) {
-    const uint4 w = __ldg(reinterpret_cast<const uint4*>(b_row) + c);
-    const uint2 q0 = e2m1x8_to_int8x2(w.x), q1 = e2m1x8_to_int8x2(w.y);
-    const uint2 q2 = e2m1x8_to_int8x2(w.z), q3 = e2m1x8_to_int8x2(w.w);
-    uint8_t* g = smem + (c >> 5) * kFGroupBytes;
-    const int i = c & 31;
-    reinterpret_cast<uint4*>(g)[i] = make_uint4(q0.x, q0.y, q1.x, q1.y);
-    reinterpret_cast<uint4*>(g + 512)[i] = make_uint4(q2.x, q2.y, q3.x, q3.y);
-    const uint32_t s2 = __ldg(reinterpret_cast<const uint16_t*>(sfb_row) + c);
-    const float2 sb = e4m3x2_to_float2(s2);
-    reinterpret_cast<float2*>(g + 1024)[i] = make_float2(0.25f * sb.x, 0.25f * sb.y);
-  }
+// One vector chunk (16 B of e2m1 + its 2 scale bytes) into the smem image, per group g of 32 chunks:
+// lo[i] = int8 2b of k 32(32g+i) .. +15, hi[i] = the next 16, sb[i] = (sb/4 of both blocks), so
+// lane i's three loads in the main loop are conflict-free 16/16/8-byte accesses.
+__device__ __forceinline__ void stage_chunk(int c, uint4 w, uint32_t s2, uint8_t* smem) {
+  const uint2 q0 = e2m1x8_to_int8x2(w.x), q1 = e2m1x8_to_int8x2(w.y);
+  const uint2 q2 = e2m1x8_to_int8x2(w.z), q3 = e2m1x8_to_int8x2(w.w);
+  uint8_t* g = smem + (c >> 5) * kFGroupBytes;
+  const int i = c & 31;
+  reinterpret_cast<uint4*>(g)[i] = make_uint4(q0.x, q0.y, q1.x, q1.y);
+  reinterpret_cast<uint4*>(g + 512)[i] = make_uint4(q2.x, q2.y, q3.x, q3.y);
+  const float2 sb = e4m3x2_to_float2(s2);
+  reinterpret_cast<float2*>(g + 1024)[i] = make_float2(0.25f * sb.x, 0.25f * sb.y);
 }
 
 struct FastCtx {
   const uint8_t* q0;  // smem: group 0, lane's lo entry
-  __half* c;          // this batch
-  float* ws;          // this batch
-  unsigned* cnt;      // this batch
+  float* red;         // smem: row sums of this CTA's rows, index row - row0
   uint32_t lut;
   int J, lane;
 };
@@ -255,36 +248,16 @@ struct FastCtx {
 struct FastState {
   const uint8_t* q;  // smem: current group, lane's lo entry (hi at +512, sb at +1024 - 8 lane)
   float acc;
-  int j, row, row_begin;  // row_begin: stream index (relative to the warp's start) where this row began here
-  float pend_v;           // the first row's partial when the range began inside it (pend_cov > 0)
-  int pend_cov;
+  int j, row;  // row: relative to the CTA's first row
 };
 
-// Adds a partial row sum (lane 0 only) to the row's workspace slot. The caller fences once for all
-// its partials, then calls fast_arrive.
-__device__ __forceinline__ void fast_arrive(const FastCtx& x, int row, int covered) {
-  const unsigned old = atomicAdd(x.cnt + row, static_cast<unsigned>(covered));
-  if (old + static_cast<unsigned>(covered) == static_cast<unsigned>(x.J)) {  // last arriver
-    __threadfence();
-    const float total = atomicExch(x.ws + row, 0.0f);
-    x.cnt[row] = 0u;
-    x.c[row] = __float2half_rn(total);
-  }
-}
-
-// Row finished inside the stream. A row covered completely by this warp is stored directly; a
-// partial one (only the warp's first row can be partial here) is kept in registers and combined at
-// the end of the range, so that the fence does not drain the load pipeline mid-stream.
-__device__ __forceinline__ void fast_flush(const FastCtx& x, FastState& st, int covered) {
+// Row finished (or the range ended inside it): warp sum, lane 0 adds it to the CTA's row slot.
+// A row has one contributor unless a warp range boundary cuts it.
+__device__ __forceinline__ void fast_flush(const FastCtx& x, FastState& st) {
   float v = st.acc;
 #pragma unroll
   for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
-  if (covered == x.J) {
-    if (x.lane == 0) x.c[st.row] = __float2half_rn(v);
-  } else {
-    st.pend_v = v;
-    st.pend_cov = covered;
-  }
+  if (x.lane == 0) atomicAdd(x.red + st.row, v);
   st.acc = 0.0f;
 }
 
@@ -292,106 +265,129 @@ __device__ __forceinline__ void fast_flush(const FastCtx& x, FastState& st, int 
 // stream index i + u + U. kGuard: only slots < rem are valid, refills only below rem - U.
 template <int U, bool kGuard>
 __device__ __forceinline__ void fast_pass(const FastCtx& x, FastState& st, uint4 (&d)[U], uint32_t (&sc)[U],
-                                          const uint8_t* pa, const uint8_t* ps, int i, int rem) {
+                                          const uint8_t* pa, const uint8_t* ps, int rem) {
 #pragma unroll
   for (int u = 0; u < U; ++u) {
     if (kGuard && u >= rem) break;
-    const uint4 bl = *reinterpret_cast<const uint4*>(st.q);
-    const uint4 bh = *reinterpret_cast<const uint4*>(st.q + 512);
-    const float2 sb = *reinterpret_cast<const float2*>(st.q + 1024 - 8 * x.lane);
-    const float2 sa = e4m3x2_to_float2(sc[u]);
-    const int v0 = block_dot_x4(x.lut, d[u].x, d[u].y, bl);
-    const int v1 = block_dot_x4(x.lut, d[u].z, d[u].w, bh);
-    st.acc = fmaf(static_cast<float>(v0), sa.x * sb.x, st.acc);
-    st.acc = fmaf(static_cast<float>(v1), sa.y * sb.y, st.acc);
+    {
+      const uint4 bl = *reinterpret_cast<const uint4*>(st.q);
+      const uint4 bh = *reinterpret_cast<const uint4*>(st.q + 512);
+      const float2 sb = *reinterpret_cast<const float2*>(st.q + 1024 - 8 * x.lane);
+      const float2 sa = e4m3x2_to_float2(sc[u]);
+      const int v0 = block_dot_x4(x.lut, d[u].x, d[u].y, bl);
+      const int v1 = block_dot_x4(x.lut, d[u].z, d[u].w, bh);
+      st.acc = fmaf(static_cast<float>(v0), sa.x * sb.x, st.acc);
+      st.acc = fmaf(static_cast<float>(v1), sa.y * sb.y, st.acc);
+    }
     if (!kGuard || u + U < rem) {
       d[u] = ldg_stream_v4(pa + (u + U) * 512);
       sc[u] = ldg_stream_u16(ps + (u + U) * 64);
     }
     st.q += kFGroupBytes;
     if (++st.j == x.J) {  // row done (warp-uniform)
-      fast_flush(x, st, i + u + 1 - st.row_begin);
+      fast_flush(x, st);
       ++st.row;
-      st.row_begin = i + u + 1;
       st.j = 0;
       st.q = x.q0;
     }
   }
 }
 
-template <int U>
-__global__ void __launch_bounds__(kThreads, kFMinBlocks) gemv_vectorized_fast_kernel(FastArgs p) {
+template <int U, int MinBlocks>
+__global__ void __launch_bounds__(kThreads, MinBlocks) gemv_vectorized_fast_kernel(FastArgs p) {
   extern __shared__ uint4 smem[];
+  uint8_t* sm = reinterpret_cast<uint8_t*>(smem);
   const int l = blockIdx.y, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int64_t half_k = p.k / 2, sf_k = p.k / 16;
-  const int64_t W = static_cast<int64_t>(gridDim.x) * kWarps, w = static_cast<int64_t>(blockIdx.x) * kWarps + warp;
-  const int f0 = static_cast<int>(p.F * w / W), f1 = static_cast<int>(p.F * (w + 1) / W);
+  const int chunks = p.k / 32;  // vector chunks
+  const int row0 = static_cast<int>(static_cast<int64_t>(p.m) * blockIdx.x / gridDim.x);
+  const int rows = static_cast<int>(static_cast<int64_t>(p.m) * (blockIdx.x + 1) / gridDim.x) - row0;
+  const int64_t F = static_cast<int64_t>(rows) * p.J;  // this CTA's warp-chunks
+  const int f0 = static_cast<int>(F * warp / kWarps), f1 = static_cast<int>(F * (warp + 1) / kWarps);
   const int n = f1 - f0;
-  const uint8_t* pa = p.a + static_cast<int64_t>(l) * p.m * half_k + static_cast<int64_t>(f0) * 512 + lane * 16;
-  const uint8_t* ps = p.sfa + static_cast<int64_t>(l) * p.m * sf_k + static_cast<int64_t>(f0) * 64 + lane * 2;
+  const int64_t base = static_cast<int64_t>(l) * p.m + row0;  // this CTA's first output row
+  const uint8_t* pa = p.a + base * half_k + static_cast<int64_t>(f0) * 512 + lane * 16;
+  const uint8_t* ps = p.sfa + base * sf_k + static_cast<int64_t>(f0) * 64 + lane * 2;
+  const uint8_t* b_row = p.b + static_cast<int64_t>(l) * kGemvBRows * half_k;
+  const uint8_t* sfb_row = p.sfb + static_cast<int64_t>(l) * kGemvBRows * sf_k;
+  float* red = reinterpret_cast<float*>(sm + fast_vec_bytes(p.k));
 
+  // Prologue. The vector's first two chunks per thread (all of it for K <= 16384) are requested
+  // first, so they do not queue behind the CTA's slot loads, then the U slot loads, then the
+  // vector is converted into shared memory while the slots are in flight.
   uint4 d[U];
   uint32_t sc[U];
+  uint4 vw[2];
+  uint32_t vs[2];
 #pragma unroll
-  for (int u = 0; u < U; ++u) {  // in flight while the vector is staged
+  for (int i = 0; i < 2; ++i) {
+    const int c = threadIdx.x + i * kThreads;
+    if (c < chunks) {
+      vw[i] = __ldg(reinterpret_cast<const uint4*>(b_row) + c);
+      vs[i] = __ldg(reinterpret_cast<const uint16_t*>(sfb_row) + c);
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
     if (u < n) {
       d[u] = ldg_stream_v4(pa + u * 512);
       sc[u] = ldg_stream_u16(ps + u * 64);
     }
   }
-  stage_vector_groups(p.b + static_cast<int64_t>(l) * kGemvBRows * half_k,
-                      p.sfb + static_cast<int64_t>(l) * kGemvBRows * sf_k, p.k, reinterpret_cast<uint8_t*>(smem));
-  __syncthreads();
-  if (n <= 0) return;
-
-  FastCtx x;
-  x.q0 = reinterpret_cast<const uint8_t*>(smem) + lane * 16;
-  x.c = p.c + static_cast<int64_t>(l) * p.m;
-  x.ws = p.ws + static_cast<int64_t>(l) * p.m;
-  x.cnt = p.cnt + static_cast<int64_t>(l) * p.m;
-  x.lut = lut_lo_reg();
-  x.J = p.J;
-  x.lane = lane;
-  FastState st;
-  st.row = f0 / p.J;
-  st.j = f0 - st.row * p.J;
-  st.q = x.q0 + st.j * kFGroupBytes;
-  st.acc = 0.0f;
-  st.row_begin = 0;
-  st.pend_v = 0.0f;
-  st.pend_cov = 0;
-  const int first_row = st.row;
-
-  int i = 0;
-#pragma unroll 1
-  for (; i + 2 * U <= n; i += U) {  // steady state: every slot valid, every refill valid
-    fast_pass<U, false>(x, st, d, sc, pa, ps, i, n - i);
-    pa += U * 512;
-    ps += U * 64;
-  }
-  if (i < n) {
-    fast_pass<U, true>(x, st, d, sc, pa, ps, i, n - i);
-    pa += U * 512;
-    ps += U * 64;
-    i += U;
-    if (i < n) fast_pass<U, true>(x, st, d, sc, pa, ps, i, n - i);
-  }
-  // Partial rows: the first (deferred) and the last (the range ended inside it).
-  int last_cov = 0;
-  float last_v = st.acc;
-  if (st.j != 0) {
+  for (int i = threadIdx.x; i < rows; i += kThreads) red[i] = 0.0f;
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1) last_v += __shfl_xor_sync(0xFFFFFFFFu, last_v, off);
-    last_cov = n - st.row_begin;
+  for (int i = 0; i < 2; ++i) {
+    const int c = threadIdx.x + i * kThreads;
+    if (c < chunks) stage_chunk(c, vw[i], vs[i], sm);
   }
-  if (lane == 0 && (st.pend_cov > 0 || last_cov > 0)) {
-    if (st.pend_cov > 0) atomicAdd(x.ws + first_row, st.pend_v);
-    if (last_cov > 0) atomicAdd(x.ws + st.row, last_v);
-    __threadfence();  // the adds before the arrivals
-    if (st.pend_cov > 0) fast_arrive(x, first_row, st.pend_cov);
-    if (last_cov > 0) fast_arrive(x, st.row, last_cov);
+  for (int c = threadIdx.x + 2 * kThreads; c < chunks; c += kThreads) {
+    stage_chunk(c, __ldg(reinterpret_cast<const uint4*>(b_row) + c),
+                __ldg(reinterpret_cast<const uint16_t*>(sfb_row) + c), sm);
   }
+  __syncthreads();
+
+  if (n > 0) {
+    FastCtx x;
+    x.q0 = sm + lane * 16;
+    x.red = red;
+    x.lut = lut_lo_reg();
+    x.J = p.J;
+    x.lane = lane;
+    FastState st;
+    st.row = f0 / p.J;
+    st.j = f0 - st.row * p.J;
+    st.q = x.q0 + st.j * kFGroupBytes;
+    st.acc = 0.0f;
+
+    int i = 0;
+#pragma unroll 1
+    for (; i + 2 * U <= n; i += U) {  // steady state: every slot valid, every refill valid
+      fast_pass<U, false>(x, st, d, sc, pa, ps, n - i);
+      pa += U * 512;
+      ps += U * 64;
+    }
+    if (i < n) {
+      fast_pass<U, true>(x, st, d, sc, pa, ps, n - i);
+      pa += U * 512;
+      ps += U * 64;
+      i += U;
+      if (i < n) fast_pass<U, true>(x, st, d, sc, pa, ps, n - i);
+    }
+    if (st.j != 0) fast_flush(x, st);  // the range ended inside a row
+  }
+  __syncthreads();
+  __half* out = p.c + base;
+  for (int i = threadIdx.x; i < rows; i += kThreads) out[i] = __float2half_rn(red[i]);
 }
+
+struct FastConfig {
+  void (*kern)(FastArgs);
+  int min_blocks;
+};
+
+// Slots U = 4 at 4 CTAs/SM (64 registers). The sweep (H200, events, docs/perf-notes.md gemv
+// iteration 5) tried 8x3 (80 regs), 6x4, 5x4, 4x5 and 3x5 (spills at 48 regs) and 4x3.
+constexpr FastConfig kFastConfig{gemv_vectorized_fast_kernel<4, 4>, 4};
 
 // ---- launch ----
 
@@ -403,30 +399,34 @@ int floor_log2(int v) {
 
 class VectorizedRunner final : public Runner {
  public:
-  VectorizedRunner(const GemmOperands& g, cudaStream_t stream) {
+  VectorizedRunner(const GemmOperands& g, cudaStream_t /*stream*/) {
     const Dims& d = g.dims;
     int dev = 0, sms = 0, occ = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    m_fast = d.k % 1024 == 0;
+    int optin = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    const int64_t rows_cap = std::min<int64_t>(kFMaxRowsPerCta, (optin - fast_vec_bytes(d.k)) / 4);
+    m_fast = d.k % 1024 == 0 && rows_cap >= 1;
     if (m_fast) {
       const int J = static_cast<int>(d.k / 1024);
-      m_fargs = FastArgs{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, nullptr, nullptr,
-                         static_cast<int>(d.m), static_cast<int>(d.k), J, static_cast<int>(d.m * J)};
-      m_smem = static_cast<size_t>(fast_smem_bytes(d.k));
-      auto* kern = gemv_vectorized_fast_kernel<kFU>;
-      CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(m_smem)));
-      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, kThreads, m_smem));
+      m_fargs = FastArgs{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, static_cast<int>(d.m), static_cast<int>(d.k), J};
+      m_fcfg = kFastConfig;
+      // Rows per CTA: one resident wave when the shared row-sum array allows it (then the
+      // busiest CTA has ceil(M/G) rows), at most M CTAs, and at least ~4 warp-chunks per warp.
+      // Occupancy is asked with the row array of a one-wave grid at the config's CTAs/SM.
+      const int64_t guess = std::max<int64_t>(1, static_cast<int64_t>(sms) * m_fcfg.min_blocks / d.l);
+      m_smem = static_cast<size_t>(fast_vec_bytes(d.k) + 4 * std::min(rows_cap, ceil_div(d.m, guess)));
+      CUDA_CHECK(cudaFuncSetAttribute(m_fcfg.kern, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(m_smem)));
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, m_fcfg.kern, kThreads, m_smem));
       occ = std::max(occ, 1);
-      // One resident wave (floor, never more CTAs than slots), and at least ~4 warp-chunks per warp.
       const int64_t per_batch = std::max<int64_t>(1, static_cast<int64_t>(sms) * occ / d.l);
-      const int64_t want = std::max<int64_t>(1, ceil_div(static_cast<int64_t>(m_fargs.F), int64_t{kWarps} * 4));
-      m_grid = dim3(static_cast<unsigned>(std::min(per_batch, want)), static_cast<unsigned>(d.l));
-      const size_t outs = static_cast<size_t>(d.l * d.m);
-      m_ws = DeviceBuffer(outs * (sizeof(float) + sizeof(unsigned)));
-      CUDA_CHECK(cudaMemsetAsync(m_ws.get(), 0, m_ws.bytes(), stream));
-      m_fargs.ws = m_ws.get<float>();
-      m_fargs.cnt = reinterpret_cast<unsigned*>(m_ws.get<float>() + outs);
+      const int64_t want = std::max<int64_t>(1, ceil_div(d.m * J, int64_t{kWarps} * 4));
+      int64_t grid = std::min({per_batch, want, d.m});
+      grid = std::max(grid, ceil_div(d.m, rows_cap));  // more than one wave only if the rows do not fit
+      m_smem = static_cast<size_t>(fast_vec_bytes(d.k) + 4 * ceil_div(d.m, grid));
+      CUDA_CHECK(cudaFuncSetAttribute(m_fcfg.kern, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(m_smem)));
+      m_grid = dim3(static_cast<unsigned>(grid), static_cast<unsigned>(d.l));
       return;
     }
     m_args = Args{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, static_cast<int>(d.m), static_cast<int>(d.k), 0, 0};
@@ -445,7 +445,7 @@ class VectorizedRunner final : public Runner {
   }
   void run(cudaStream_t stream) override {
     if (m_fast)
-      gemv_vectorized_fast_kernel<kFU><<<m_grid, kThreads, m_smem, stream>>>(m_fargs);
+      m_fcfg.kern<<<m_grid, kThreads, m_smem, stream>>>(m_fargs);
     else
       gemv_vectorized_kernel<<<m_grid, kThreads, m_smem, stream>>>(m_args);
     CUDA_CHECK_LAUNCH();
@@ -455,7 +455,7 @@ class VectorizedRunner final : public Runner {
   bool m_fast = false;
   Args m_args{};
   FastArgs m_fargs{};
-  DeviceBuffer m_ws;
+  FastConfig m_fcfg{};
   size_t m_smem = 0;
   dim3 m_grid;
 };
@@ -483,7 +483,8 @@ extern const VariantInfo gemv_vectorized;
 const VariantInfo gemv_vectorized{
     Problem::gemv,
     "vectorized",
-    "stream-K over 512-B warp-chunks (K % 1024 == 0) with 8 rolling 16-B register slots per lane, "
+    "whole rows per CTA, warp-chunk stream split evenly over its warps (K % 1024 == 0), 4 rolling 16-B "
+    "register slots per lane at 4 CTAs/SM, "
     "PRMT+DP4A exact integer decode, vector staged as int8 in smem",
     "",
     &unsupported,
