@@ -19,6 +19,16 @@ def fmt(x, spec):
     return "" if x is None else format(x, spec)
 
 
+def short_shape(problem, shape):
+    """group_gemm shapes with a shared N and K read better as G, the Ms, N, K."""
+    if problem != "group_gemm":
+        return shape
+    dims = [g.split("x") for g in shape.split(",")]
+    if len(dims) > 2 and len({(d[1], d[2]) for d in dims}) == 1:
+        return f"G={len(dims)}, M=[{','.join(d[0] for d in dims)}], N={dims[0][1]}, K={dims[0][2]}"
+    return shape
+
+
 def table(report_path: Path) -> str:
     rep = json.loads(report_path.read_text())
     if rep.get("schema") != "nvfp4bench.report/1":
@@ -29,18 +39,21 @@ def table(report_path: Path) -> str:
         f"(sm_{dev.get('compute_capability', '?').replace('.', '')}, driver {dev.get('driver_version', '?')}, "
         f"CUDA runtime {dev.get('cuda_runtime_version', '?')}), {rep['timestamp']}, report "
         f"[`{report_path.as_posix()}`]({report_path.as_posix()}). Command: `{rep['command_line']}`. "
-        f"Median of cold-L2 samples; `x cuBLASLt` is the cublaslt variant's median over this one's.",
+        f"Median of cold-L2 samples, events timer; `x cuBLASLt` is the cublaslt variant's median over this "
+        f"one's; `x floor` is this median over the streaming floor's, timed in the same run.",
         "",
-        "| problem | shape | variant | status | median us | TFLOP/s | GB/s | % SOL | x cuBLASLt | B200 target us |",
-        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| problem | shape | variant | status | median us | TFLOP/s | GB/s | % SOL | x cuBLASLt | floor us | x floor | B200 target us |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     per_variant = {}
     for r in rep["results"]:
         t, m = r.get("timing") or {}, r.get("metrics") or {}
         lines.append(
-            f"| {r['problem']} | {r['shape']} | {r['variant']} | {r['status']} | {fmt(t.get('median_us'), '.2f')} | "
+            f"| {r['problem']} | {short_shape(r['problem'], r['shape'])} | {r['variant']} | {r['status']} | "
+            f"{fmt(t.get('median_us'), '.2f')} | "
             f"{fmt(m.get('tflops'), '.1f')} | {fmt(m.get('gbps'), '.0f')} | {fmt(m.get('pct_sol'), '.1f')} | "
-            f"{fmt(m.get('speedup_vs_cublaslt'), '.2f')} | {fmt(m.get('b200_target_us'), '.3f')} |")
+            f"{fmt(m.get('speedup_vs_cublaslt'), '.2f')} | {fmt(m.get('floor_us'), '.2f')} | "
+            f"{fmt(m.get('vs_floor'), '.2f')} | {fmt(m.get('b200_target_us'), '.3f')} |")
         if t.get("median_us"):
             per_variant.setdefault((r["problem"], r["variant"]), []).append(t["median_us"])
     lines += ["", "Geometric mean of the medians per problem and variant (shapes where the variant ran):", "",

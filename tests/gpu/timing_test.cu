@@ -3,6 +3,8 @@
 // timer must report that time per call, for a single call and for a batch.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "device_buffer.hpp"
 #include "device_info.hpp"
 #include "timing.hpp"
@@ -53,6 +55,8 @@ double measure(TimerKind timer, int batch, uint64_t ns) {
   const TimingResult r = time_runners(ptrs, opt, flusher, stream.get(), 0);
   EXPECT_EQ(r.batch, batch);
   EXPECT_GE(r.stats.n, 10);
+  std::printf("spin %llu ns, batch %d, timer %s: median %.3f us per call\n", static_cast<unsigned long long>(ns),
+              batch, to_string(timer).data(), r.stats.median);
   return r.stats.median;
 }
 
