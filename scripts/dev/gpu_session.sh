@@ -2,11 +2,11 @@
 # The GPU-machine session that produces the committed reports (run over a carried build):
 #   scripts/dev/gpu_session.sh BUILD_DIR WORK_DIR [steps...]   (then tar WORK_DIR into $OUT: the
 #   device tool brings back at most 8 files)
-# steps (default all): tests default twice fidelity gemv extras
+# steps (default all): tests default twice fidelity gemv extras timers
 set -uo pipefail
 B=$1 OUT=$2
 shift 2
-steps=${*:-"tests default twice fidelity gemv extras"}
+steps=${*:-"tests default twice fidelity gemv extras timers"}
 . "$(dirname "$0")/gpu_env.sh"
 bin=$B/nvfp4bench
 mkdir -p "$OUT"
@@ -38,5 +38,13 @@ for step in $steps; do
       "$bin" --problem gemm --shape 262144x262144x262144 --verify-only; echo "too-big exit $? (expect 2)"
       NVFP4BENCH=$bin scripts/ncu.sh --problem gemv --shape 7168x2048x4 --variant vectorized -o "$OUT/ncu_gemv" \
         >"$OUT/ncu.txt" 2>&1; echo "ncu.sh exit $?"; grep -E "Duration|DRAM Throughput|Memory Throughput" "$OUT/ncu.txt" | head -n 4 ;;
+    timers)  # the timers on a spin kernel, and --batch / --timer graph|cupti end to end
+      "$B/tests/gpu_tests" --gtest_filter='Timers.*' 2>&1 | grep -E "^spin|PASSED|FAILED"
+      for t in events cupti graph; do
+        "$bin" --problem gemm --shape 128x4096x7168 --variant cublaslt --timer $t --batch 8 --no-floor \
+          --json "$OUT/batch_$t.json" 2>/dev/null | grep -E "cublaslt|PASS"
+        "$bin" --problem group_gemm --shape 40x4096x7168,200x4096x7168 --variant naive,cublaslt --timer $t --batch 4 \
+          --max-time 0.5 --json "$OUT/batch_group_$t.json" 2>/dev/null | grep -E "group_gemm"
+      done ;;
   esac
 done
