@@ -168,6 +168,12 @@ void dequantize_fp16(const Fp4Matrix& m, int64_t rows_used, __half* out, cudaStr
   CUDA_CHECK_LAUNCH();
 }
 
+DeviceBuffer dequantized_fp16(const Fp4Matrix& m, int64_t rows_used, cudaStream_t s) {
+  DeviceBuffer out(static_cast<size_t>(m.l * rows_used * m.k) * sizeof(__half));
+  dequantize_fp16(m, rows_used, out.get<__half>(), s);
+  return out;
+}
+
 void fp32_to_fp16(const float* in, __half* out, int64_t n, cudaStream_t s) {
   if (n <= 0) return;
   if (n % 4 == 0 && aligned(in, 16) && aligned(out, 8))

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "case_data.hpp"
+#include "device_buffer.hpp"
 
 namespace nvfp4 {
 
@@ -21,6 +22,9 @@ namespace nvfp4 {
 // Needs m.k % 16 == 0 and `out` 16-byte aligned. Enqueued on `s`; throws std::invalid_argument on
 // bad arguments.
 void dequantize_fp16(const Fp4Matrix& m, int64_t rows_used, __half* out, cudaStream_t s);
+
+// A new [m.l][rows_used][m.k] FP16 buffer filled by dequantize_fp16 (enqueued on `s`).
+DeviceBuffer dequantized_fp16(const Fp4Matrix& m, int64_t rows_used, cudaStream_t s);
 
 // out[i] = fp16_rn(in[i]), i < n.
 void fp32_to_fp16(const float* in, __half* out, int64_t n, cudaStream_t s);

@@ -45,11 +45,9 @@ struct DeviceReference::Impl {
       }
     }
     // Dequantised FP16 path.
-    DeviceBuffer a16(static_cast<size_t>(d.l * d.m * d.k) * sizeof(__half));
-    DeviceBuffer b16(static_cast<size_t>(d.l * d.n * d.k) * sizeof(__half));
+    DeviceBuffer a16 = dequantized_fp16(g.a, d.m, s);
+    DeviceBuffer b16 = dequantized_fp16(g.b, d.n, s);  // gemv: n = 1, row 0 of each 128-row batch
     DeviceBuffer x1(static_cast<size_t>(mn) * sizeof(float));
-    dequantize_fp16(g.a, d.m, a16.get<__half>(), s);
-    dequantize_fp16(g.b, d.n, b16.get<__half>(), s);  // gemv: n = 1, row 0 of each 128-row batch
     lt.fp16_tn(a16.get<__half>(), b16.get<__half>(), x1.get(), LtOut::f32, d.m, d.n, d.k, d.l, s);
     if (dual) {
       DeviceBuffer x2(static_cast<size_t>(mn) * sizeof(float));
@@ -69,10 +67,9 @@ struct DeviceReference::Impl {
     const Dims& d = g.dims;
     const bool dual = p == Problem::dual_gemm;
     const int64_t mn = d.m * d.n * d.l;
-    DeviceBuffer a16(static_cast<size_t>(d.l * d.m * d.k) * sizeof(__half));
+    DeviceBuffer a16 = dequantized_fp16(g.a, d.m, s);
     DeviceBuffer b16(static_cast<size_t>(d.l * d.n * d.k) * sizeof(__half));
     DeviceBuffer abs1(static_cast<size_t>(mn) * sizeof(float)), abs2, gate, up;
-    dequantize_fp16(g.a, d.m, a16.get<__half>(), s);
     if (dual) {
       // Signed sums first (A still signed), then |A| for the absolute sums.
       gate = DeviceBuffer(static_cast<size_t>(mn) * sizeof(float));

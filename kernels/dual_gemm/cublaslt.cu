@@ -46,12 +46,9 @@ class LtRunner final : public Runner {
                m_lt.nvfp4_native_supported(g.a, g.b, m_x1.get(), LtOut::f32, d.m, d.n) &&
                m_lt.nvfp4_native_supported(g.a, g.b2, m_x2.get(), LtOut::f32, d.m, d.n);
     if (m_native) return;
-    m_a16 = DeviceBuffer(static_cast<size_t>(d.l * d.m * d.k) * sizeof(__half));
-    m_b1_16 = DeviceBuffer(static_cast<size_t>(d.l * d.n * d.k) * sizeof(__half));
-    m_b2_16 = DeviceBuffer(static_cast<size_t>(d.l * d.n * d.k) * sizeof(__half));
-    dequantize_fp16(g.a, d.m, m_a16.get<__half>(), stream);
-    dequantize_fp16(g.b, d.n, m_b1_16.get<__half>(), stream);
-    dequantize_fp16(g.b2, d.n, m_b2_16.get<__half>(), stream);
+    m_a16 = dequantized_fp16(g.a, d.m, stream);
+    m_b1_16 = dequantized_fp16(g.b, d.n, stream);
+    m_b2_16 = dequantized_fp16(g.b2, d.n, stream);
     m_lt.prepare_fp16_tn(m_a16.get<__half>(), m_b1_16.get<__half>(), m_x1.get(), LtOut::f32, d.m, d.n, d.k, d.l);
     m_lt.prepare_fp16_tn(m_a16.get<__half>(), m_b2_16.get<__half>(), m_x2.get(), LtOut::f32, d.m, d.n, d.k, d.l);
   }

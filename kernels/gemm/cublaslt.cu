@@ -39,10 +39,8 @@ class LtRunner final : public Runner {
     const Dims& d = g.dims;
     m_native = nvfp4_native_cc_current_device() && m_lt.nvfp4_native_supported(g.a, g.b, g.c, LtOut::f16, d.m, d.n);
     if (m_native) return;
-    m_a16 = DeviceBuffer(static_cast<size_t>(d.l * d.m * d.k) * sizeof(__half));
-    m_b16 = DeviceBuffer(static_cast<size_t>(d.l * d.n * d.k) * sizeof(__half));
-    dequantize_fp16(g.a, d.m, m_a16.get<__half>(), stream);
-    dequantize_fp16(g.b, d.n, m_b16.get<__half>(), stream);
+    m_a16 = dequantized_fp16(g.a, d.m, stream);
+    m_b16 = dequantized_fp16(g.b, d.n, stream);
     m_lt.prepare_fp16_tn(m_a16.get<__half>(), m_b16.get<__half>(), g.c, LtOut::f16, d.m, d.n, d.k, d.l);
   }
 

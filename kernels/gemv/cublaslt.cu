@@ -52,10 +52,8 @@ class LtRunner final : public Runner {
       m_wide = DeviceBuffer();
     }
     m_path = Path::dequant;
-    m_a16 = DeviceBuffer(static_cast<size_t>(d.l * d.m * d.k) * sizeof(__half));
-    m_b16 = DeviceBuffer(static_cast<size_t>(d.l * d.k) * sizeof(__half));
-    dequantize_fp16(g.a, d.m, m_a16.get<__half>(), stream);
-    dequantize_fp16(g.b, 1, m_b16.get<__half>(), stream);  // row 0 of each 128-row batch
+    m_a16 = dequantized_fp16(g.a, d.m, stream);
+    m_b16 = dequantized_fp16(g.b, 1, stream);  // row 0 of each 128-row batch
     m_lt.prepare_fp16_tn(m_a16.get<__half>(), m_b16.get<__half>(), g.c, LtOut::f16, d.m, 1, d.k, d.l);
   }
 

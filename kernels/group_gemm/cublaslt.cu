@@ -46,10 +46,8 @@ class LtRunner final : public Runner {
       grp.g = g;
       grp.native = native_cc && m_lt.nvfp4_native_supported(g.a, g.b, g.c, LtOut::f16, d.m, d.n);
       if (!grp.native) {
-        grp.a16 = DeviceBuffer(static_cast<size_t>(d.l * d.m * d.k) * sizeof(__half));
-        grp.b16 = DeviceBuffer(static_cast<size_t>(d.l * d.n * d.k) * sizeof(__half));
-        dequantize_fp16(g.a, d.m, grp.a16.get<__half>(), stream);
-        dequantize_fp16(g.b, d.n, grp.b16.get<__half>(), stream);
+        grp.a16 = dequantized_fp16(g.a, d.m, stream);
+        grp.b16 = dequantized_fp16(g.b, d.n, stream);
         m_lt.prepare_fp16_tn(grp.a16.get<__half>(), grp.b16.get<__half>(), g.c, LtOut::f16, d.m, d.n, d.k, d.l);
       }
       m_groups.push_back(std::move(grp));
