@@ -285,6 +285,9 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
             } else if (plan.timing_enabled) {
               r.timing = time_runners(raw(runners), plan.timing, flusher, stream.get(), dev.index);
               add_timing_metrics(r.metrics, *r.timing, sol);
+              if (const ClockRecord& ck = r.timing->clocks; ck.throttled_samples > 0)
+                r.reason = fmt::format("{} of {} samples below 90% of the starting SM clock ({} MHz, min {} MHz)",
+                                       ck.throttled_samples, r.timing->stats.n, ck.reference_sm_mhz, ck.min_sm_mhz);
               if (floor_us) {
                 r.metrics.floor_us = floor_us;
                 r.metrics.vs_floor = r.timing->stats.median / *floor_us;
