@@ -41,7 +41,7 @@ struct CaseResult {
   uint64_t seed = 0;
   Dist dist = Dist::gpumode;
   Status status = Status::skip;
-  std::string reason;        // why FAIL / SKIP / ERROR, "" for PASS
+  std::string reason;        // why FAIL / SKIP / ERROR; for PASS a note (throttled samples) or ""
   std::string reference;     // which reference ran
   std::string timing_note;   // the variant's note on what is untimed
   std::optional<CheckResult> check;
