@@ -12,8 +12,8 @@
 //   - A "warp-chunk" is 32 lanes x 16 B = 512 B of one row (1024 e2m1). Rows are contiguous, so the
 //     warp-chunks of a run of rows form one linear stream: warp-chunk f is bytes [512 f, 512 f + 512)
 //     of A, [64 f, 64 f + 64) of SFA, row f / J (J = K/1024). Grid (G, L), G = min(floor(resident
-//     CTAs / L), M, ~M*J/32) (one wave; more CTAs only if a CTA's rows would exceed 4096, the cap
-//     of its shared row-sum array). CTA b of a batch owns the whole rows [M b / G, M (b+1) / G); its
+//     CTAs / L), M, ~M*J/32) (one wave; more CTAs only if a CTA's rows would exceed 1024, the cap
+//     of its shared partial array). CTA b of a batch owns the whole rows [M b / G, M (b+1) / G); its
 //     8 warps split that CTA's stream into equal contiguous ranges (to within one warp-chunk).
 //   - U rolling register slots per lane (16 B of A + the chunk's 2 scale bytes each): a slot is
 //     refilled with the chunk U ahead right after it is decoded. Default U = 4 at 4 CTAs/SM
@@ -23,11 +23,13 @@
 //   - Vector staged once per CTA as int8 2*b + sb/4 (FP32), laid out per 32 chunks as lo[32] uint4,
 //     hi[32] uint4, sb[32] float2 so the three shared loads per slot are bank-conflict free. Each
 //     thread requests its vector chunks before its slot loads.
-//   - Row sums meet in shared memory: when a row (or the warp's range) ends, the warp reduces with
-//     shuffles and lane 0 adds its partial to the row's slot (shared atomic); after one barrier the
-//     CTA stores its outputs coalesced. No global atomics, fences or workspace. A row has one
-//     contributor, two where a warp boundary cuts it (bitwise deterministic: 0 + a + b), more only
-//     when a CTA has fewer than 8 rows (then FP32 partials are added in arrival order).
+//   - Row sums meet in shared memory without cross-lane work in the loop: when a row (or the warp's
+//     range) ends, every lane deposits its FP32 partial in the row's 32-entry slot (plain store if
+//     the row started inside the warp's range, else a per-lane shared atomic onto the zeroed slot).
+//     After one barrier, 4 threads per row add its 32 partials in a fixed order and the CTA stores
+//     its outputs. No global atomics, fences or workspace. A row has one contributor, two where a
+//     warp boundary cuts it (bitwise deterministic: 0 + a + b per lane), more only when a CTA has
+//     fewer than 8 rows (then those partials are added in arrival order).
 //   Generic path (other K):
 //   - Grid (x, L), x = min(needed, floor(resident CTAs / L)); every CTA serves one batch. Warp work
 //     item = kR rows x all of K; a row is served by a group of LPR lanes (LPR = min(32, largest power
@@ -205,12 +207,13 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) gemv_vectorized_kernel(A
 // a run of rows form ONE linear stream: warp-chunk f covers bytes [512 f, 512 f + 512) of A and
 // [64 f, 64 f + 64) of SFA (rows are contiguous), row f / J, vector group f % J. CTA b of a batch owns
 // the whole rows [M b / G, M (b+1) / G); its 8 warps split that CTA's stream into equal contiguous
-// ranges (to within one warp-chunk). Row sums meet in shared memory (lane 0 of each contributing
-// warp adds its partial), one barrier at the end, then the CTA stores its rows' outputs coalesced:
-// no global atomics, no fences, no workspace.
+// ranges (to within one warp-chunk). Row sums meet in shared memory as per-lane partials
+// [rows][32] (no shuffles in the loop), one barrier at the end, then 4 threads per row reduce and
+// the CTA stores its rows' outputs: no global atomics, no fences, no workspace.
 
 constexpr int kFGroupBytes = 1280;  // smem per vector group of 32 chunks: lo[32] uint4, hi[32] uint4, sb[32] float2
-constexpr int kFMaxRowsPerCta = 4096;  // cap of the shared row-sum array (16 KB)
+constexpr int kFRowBytes = 128;        // smem per CTA row: 32 per-lane FP32 partials
+constexpr int kFMaxRowsPerCta = 1024;  // cap of the shared partial array (128 KB)
 
 struct FastArgs {
   const uint8_t* a;
@@ -240,24 +243,28 @@ __device__ __forceinline__ void stage_chunk(int c, uint4 w, uint32_t s2, uint8_t
 
 struct FastCtx {
   const uint8_t* q0;  // smem: group 0, lane's lo entry
-  float* red;         // smem: row sums of this CTA's rows, index row - row0
+  float* part;        // smem: per-lane row partials [rows][32], this lane's column
   uint32_t lut;
   int J, lane;
 };
 
 struct FastState {
   const uint8_t* q;  // smem: current group, lane's lo entry (hi at +512, sb at +1024 - 8 lane)
+  float* prow;       // smem: this lane's entry of the current row's 32 partials
   float acc;
-  int j, row;  // row: relative to the CTA's first row
+  int j;
+  bool whole;  // the current row started inside this warp's range (so no other warp adds to it)
 };
 
-// Row finished (or the range ended inside it): warp sum, lane 0 adds it to the CTA's row slot.
-// A row has one contributor unless a warp range boundary cuts it.
-__device__ __forceinline__ void fast_flush(const FastCtx& x, FastState& st) {
-  float v = st.acc;
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
-  if (x.lane == 0) atomicAdd(x.red + st.row, v);
+// Row finished (or the range ended inside it): every lane deposits its partial in the row's
+// 32-entry slot, no cross-lane reduction here. A row that started inside this warp's range has no
+// other contributor: plain stores. A row cut by a warp boundary: per-lane shared atomics onto the
+// zeroed slot (2 contributors: 0 + a + b either order, bitwise deterministic).
+__device__ __forceinline__ void fast_flush(FastState& st) {
+  if (st.whole)
+    *st.prow = st.acc;
+  else
+    atomicAdd(st.prow, st.acc);
   st.acc = 0.0f;
 }
 
@@ -285,8 +292,9 @@ __device__ __forceinline__ void fast_pass(const FastCtx& x, FastState& st, uint4
     }
     st.q += kFGroupBytes;
     if (++st.j == x.J) {  // row done (warp-uniform)
-      fast_flush(x, st);
-      ++st.row;
+      fast_flush(st);
+      st.prow += 32;
+      st.whole = true;
       st.j = 0;
       st.q = x.q0;
     }
@@ -310,7 +318,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) gemv_vectorized_fast_kern
   const uint8_t* ps = p.sfa + base * sf_k + static_cast<int64_t>(f0) * 64 + lane * 2;
   const uint8_t* b_row = p.b + static_cast<int64_t>(l) * kGemvBRows * half_k;
   const uint8_t* sfb_row = p.sfb + static_cast<int64_t>(l) * kGemvBRows * sf_k;
-  float* red = reinterpret_cast<float*>(sm + fast_vec_bytes(p.k));
+  float* part = reinterpret_cast<float*>(sm + fast_vec_bytes(p.k));  // [rows][32] per-lane row partials
 
   // Prologue. The vector's first two chunks per thread (all of it for K <= 16384) are requested
   // first, so they do not queue behind the CTA's slot loads, then the U slot loads, then the
@@ -334,7 +342,7 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) gemv_vectorized_fast_kern
       sc[u] = ldg_stream_u16(ps + u * 64);
     }
   }
-  for (int i = threadIdx.x; i < rows; i += kThreads) red[i] = 0.0f;
+  for (int i = threadIdx.x; i < rows * 8; i += kThreads) reinterpret_cast<float4*>(part)[i] = make_float4(0, 0, 0, 0);
 #pragma unroll
   for (int i = 0; i < 2; ++i) {
     const int c = threadIdx.x + i * kThreads;
@@ -349,14 +357,16 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) gemv_vectorized_fast_kern
   if (n > 0) {
     FastCtx x;
     x.q0 = sm + lane * 16;
-    x.red = red;
+    x.part = part + lane;
     x.lut = lut_lo_reg();
     x.J = p.J;
     x.lane = lane;
     FastState st;
-    st.row = f0 / p.J;
-    st.j = f0 - st.row * p.J;
+    const int row = f0 / p.J;  // relative to the CTA's first row
+    st.j = f0 - row * p.J;
     st.q = x.q0 + st.j * kFGroupBytes;
+    st.prow = x.part + row * 32;
+    st.whole = st.j == 0;
     st.acc = 0.0f;
 
     int i = 0;
@@ -373,11 +383,27 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) gemv_vectorized_fast_kern
       i += U;
       if (i < n) fast_pass<U, true>(x, st, d, sc, pa, ps, n - i);
     }
-    if (st.j != 0) fast_flush(x, st);  // the range ended inside a row
+    if (st.j != 0) {  // the range ended inside a row
+      st.whole = false;
+      fast_flush(st);
+    }
   }
   __syncthreads();
   __half* out = p.c + base;
-  for (int i = threadIdx.x; i < rows; i += kThreads) out[i] = __float2half_rn(red[i]);
+  // Each row's 32 partials: 4 threads x 8 (two 16-byte loads), then 2 shuffles; fixed order.
+  const int nq = rows * 4;
+  for (int b = 0; b < nq; b += kThreads) {  // uniform trip count: every lane reaches the shuffles
+    const int i = b + threadIdx.x;
+    float v = 0.0f;
+    if (i < nq) {
+      const float4 u0 = reinterpret_cast<const float4*>(part)[2 * i];
+      const float4 u1 = reinterpret_cast<const float4*>(part)[2 * i + 1];
+      v = ((u0.x + u0.y) + (u0.z + u0.w)) + ((u1.x + u1.y) + (u1.z + u1.w));
+    }
+    v += __shfl_xor_sync(0xFFFFFFFFu, v, 1);
+    v += __shfl_xor_sync(0xFFFFFFFFu, v, 2);
+    if (i < nq && (i & 3) == 0) out[i >> 2] = __float2half_rn(v);
+  }
 }
 
 struct FastConfig {
@@ -406,17 +432,17 @@ class VectorizedRunner final : public Runner {
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     int optin = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    const int64_t rows_cap = std::min<int64_t>(kFMaxRowsPerCta, (optin - fast_vec_bytes(d.k)) / 4);
+    const int64_t rows_cap = std::min<int64_t>(kFMaxRowsPerCta, (optin - fast_vec_bytes(d.k)) / kFRowBytes);
     m_fast = d.k % 1024 == 0 && rows_cap >= 1;
     if (m_fast) {
       const int J = static_cast<int>(d.k / 1024);
-      m_fargs = FastArgs{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, static_cast<int>(d.m), static_cast<int>(d.k), J};
       m_fcfg = kFastConfig;
-      // Rows per CTA: one resident wave when the shared row-sum array allows it (then the
+      m_fargs = FastArgs{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, static_cast<int>(d.m), static_cast<int>(d.k), J};
+      // Rows per CTA: one resident wave when the shared partial array allows it (then the
       // busiest CTA has ceil(M/G) rows), at most M CTAs, and at least ~4 warp-chunks per warp.
       // Occupancy is asked with the row array of a one-wave grid at the config's CTAs/SM.
       const int64_t guess = std::max<int64_t>(1, static_cast<int64_t>(sms) * m_fcfg.min_blocks / d.l);
-      m_smem = static_cast<size_t>(fast_vec_bytes(d.k) + 4 * std::min(rows_cap, ceil_div(d.m, guess)));
+      m_smem = static_cast<size_t>(fast_vec_bytes(d.k) + kFRowBytes * std::min(rows_cap, ceil_div(d.m, guess)));
       CUDA_CHECK(cudaFuncSetAttribute(m_fcfg.kern, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(m_smem)));
       CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, m_fcfg.kern, kThreads, m_smem));
       occ = std::max(occ, 1);
@@ -424,7 +450,7 @@ class VectorizedRunner final : public Runner {
       const int64_t want = std::max<int64_t>(1, ceil_div(d.m * J, int64_t{kWarps} * 4));
       int64_t grid = std::min({per_batch, want, d.m});
       grid = std::max(grid, ceil_div(d.m, rows_cap));  // more than one wave only if the rows do not fit
-      m_smem = static_cast<size_t>(fast_vec_bytes(d.k) + 4 * ceil_div(d.m, grid));
+      m_smem = static_cast<size_t>(fast_vec_bytes(d.k) + kFRowBytes * ceil_div(d.m, grid));
       CUDA_CHECK(cudaFuncSetAttribute(m_fcfg.kern, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(m_smem)));
       m_grid = dim3(static_cast<unsigned>(grid), static_cast<unsigned>(d.l));
       return;
