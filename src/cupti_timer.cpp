@@ -43,7 +43,12 @@ using MemsetRecord = CUpti_ActivityMemset4;
 constexpr size_t kBufferBytes = size_t{8} << 20;  // per CUPTI buffer
 constexpr size_t kBufferAlign = 8;                // CUPTI requires 8-byte aligned buffers
 
-constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
+// NOTE: KERNEL (serialized) rather than CONCURRENT_KERNEL. With serialized kernel records the
+// start/end timestamps include the GPU's launch processing of each kernel, as Nsight Compute's
+// gpu__time_duration does; concurrent-kernel records cover only execution and read 0.6-2.5 us
+// less per kernel on an H200 (docs/perf-notes.md, "cupti timer vs Nsight Compute"). The calls we
+// time run on one stream, so serialising kernels changes nothing else.
+constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_KERNEL, CUPTI_ACTIVITY_KIND_MEMSET,
                                          CUPTI_ACTIVITY_KIND_MEMCPY};
 
 struct Record {

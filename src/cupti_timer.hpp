@@ -3,9 +3,10 @@
 // of (end - start) of every kernel, memset and memcpy that ran between begin() and end_us().
 // Launch gaps and host overhead are excluded, unlike the events timer.
 //
-// Counted activity kinds: CONCURRENT_KERNEL, MEMSET and MEMCPY (a variant's call may zero an
-// output or a workspace with cudaMemsetAsync; that is GPU work of the call). Overlapping records
-// (concurrent kernels) are summed, so the sum can exceed the wall span; span_us() gives the span.
+// Counted activity kinds: KERNEL (serialized kernel records, whose timestamps include each
+// kernel's launch processing on the GPU, like Nsight Compute's gpu__time_duration), MEMSET and
+// MEMCPY (a variant's call may zero an output or a workspace with cudaMemsetAsync; that is GPU work
+// of the call). Records are summed; span_us() gives first start to last end.
 //
 // What is not counted: anything launched before begin(), in particular the L2-flush memset of a
 // cold sample. begin() synchronises the device, force-flushes the records collected so far and
