@@ -18,6 +18,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
+
+#include "device_info.hpp"
+#include "problem.hpp"
 
 namespace nvfp4::gemv_detail {
 
@@ -138,6 +142,19 @@ __device__ __forceinline__ void stage_vector_int8(const uint8_t* __restrict__ b_
 __device__ __forceinline__ float group_sum(float v, int width) {
   for (int off = width >> 1; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
   return v;
+}
+
+// The checks the three fast gemv variants share: CC >= 8.9 (cvt.rn.f16x2.e4m3x2), K % 64 == 0,
+// their shared memory (`smem_bytes` for this K, described by `smem_what`) within the opt-in limit,
+// and M, L and K within the index types (`max_rows_times_l` bounds M*L).
+inline std::string unsupported_common(const DeviceInfo& dev, const Dims& d, const char* needs, int64_t smem_bytes,
+                                      const char* smem_what, int64_t max_rows_times_l) {
+  if (dev.cc() < 89) return std::string("needs compute capability 8.9 or newer (") + needs + ")";
+  if (d.k % 64 != 0) return "needs K % 64 == 0";
+  if (smem_bytes > dev.smem_per_block_optin) return std::string(smem_what) + " exceeds the shared memory per block";
+  if (d.l > 65535 || d.m * d.l > max_rows_times_l || d.m * d.k / 2 >= (int64_t{1} << 40) || d.k > (int64_t{1} << 22))
+    return "shape too large for the index types";
+  return "";
 }
 
 }  // namespace nvfp4::gemv_detail

@@ -316,14 +316,8 @@ class PersistentRunner final : public Runner {
 
 std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   const Dims& d = s.groups.at(0);
-  if (dev.cc() < 89) return "needs compute capability 8.9 or newer (cvt e4m3x2, cp.async)";
-  if (d.k % 64 != 0) return "needs K % 64 == 0";
-  if (persistent_smem_bytes(d.k) > dev.smem_per_block_optin)
-    return "the ring plus the staged vector (54 KB + 1.25*K bytes) exceed the shared memory per block";
-  if (d.l > 65535 || d.m * d.l * 64 > (int64_t{1} << 31) || d.m * d.k / 2 >= (int64_t{1} << 40) ||
-      d.k > (int64_t{1} << 22))
-    return "shape too large for the index types";
-  return "";
+  return unsupported_common(dev, d, "cvt e4m3x2, cp.async", persistent_smem_bytes(d.k),
+                            "the ring plus the staged vector (54 KB + 1.25*K bytes)", (int64_t{1} << 31) / 64);
 }
 
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t) {

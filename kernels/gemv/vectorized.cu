@@ -488,13 +488,8 @@ class VectorizedRunner final : public Runner {
 
 std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   const Dims& d = s.groups.at(0);
-  if (dev.cc() < 89) return "needs compute capability 8.9 or newer (cvt e4m3x2, dp4a)";
-  if (d.k % 64 != 0) return "needs K % 64 == 0";
-  if (vector_smem_bytes(d.k) > dev.smem_per_block_optin)
-    return "the staged vector (1.25*K bytes) exceeds the shared memory per block";
-  if (d.l > 65535 || d.m * d.l > (int64_t{1} << 31) || d.m * d.k / 2 >= (int64_t{1} << 40))
-    return "shape too large for the index types";
-  return "";
+  return unsupported_common(dev, d, "cvt e4m3x2, dp4a", vector_smem_bytes(d.k), "the staged vector (1.25*K bytes)",
+                            int64_t{1} << 31);
 }
 
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) {
