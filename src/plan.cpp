@@ -429,7 +429,9 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
                "  nvfp4bench --problem gemm --shape 128x7168x16384 --variant naive,cublaslt\n"
                "  nvfp4bench --problem group_gemm --shape 80x4096x7168,176x4096x7168\n"
                "  nvfp4bench --config configs/gpumode/gemv.json --json out.json\n"
-               "  nvfp4bench list",
+               "  nvfp4bench list\n"
+               "  nvfp4bench compare BASE.json NEW.json [--threshold PCT] [--markdown FILE]   (see compare --help)\n"
+               "  nvfp4bench calibrate [--device N] [--json FILE]",
                "nvfp4bench"};
   Flags f;
   auto opt = [&](const char* name, std::optional<std::string>& dst, const char* help, const char* type = "TEXT") {
