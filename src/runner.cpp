@@ -113,11 +113,19 @@ void add_timing_metrics(Metrics& m, const TimingResult& t, const std::optional<S
   }
 }
 
-std::vector<std::string> selected_variants(const RunPlan& plan, Problem p) {
+std::vector<std::string> selected_variants(const RunPlan& plan, Problem p,
+                                           const std::vector<const VariantInfo*>& variants) {
   if (!plan.variants.empty()) return plan.variants;
   std::vector<std::string> names;
-  for (const VariantInfo* v : variants_for(p)) names.emplace_back(v->name);
+  for (const VariantInfo* v : variants)
+    if (v->problem == p) names.emplace_back(v->name);
   return names;
+}
+
+const VariantInfo* lookup(const std::vector<const VariantInfo*>& variants, Problem p, std::string_view name) {
+  for (const VariantInfo* v : variants)
+    if (v->problem == p && v->name == name) return v;
+  return nullptr;
 }
 
 }  // namespace
@@ -199,7 +207,8 @@ std::vector<Runner*> raw(const std::vector<std::unique_ptr<Runner>>& v) {
 
 }  // namespace
 
-RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optional<SolRates>& sol) {
+RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optional<SolRates>& sol,
+                    const std::vector<const VariantInfo*>& variants) {
   RunOutcome out;
   Stream stream;
   DeviceReference reference(dev);
@@ -239,10 +248,10 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
         floor_us = time_runners(raw(floors), plan.timing, flusher, stream.get(), dev.index).stats.median;
       }
 
-      for (const std::string& vname : selected_variants(plan, c.problem)) {
+      for (const std::string& vname : selected_variants(plan, c.problem, variants)) {
         CaseResult r = make_result(vname);
         r.reference = in.refs[0].name;
-        const VariantInfo* info = find_variant(c.problem, vname);
+        const VariantInfo* info = lookup(variants, c.problem, vname);
         if (!info) {
           r.status = Status::skip;
           r.reason = fmt::format("no '{}' variant for {} yet", vname, to_string(c.problem));

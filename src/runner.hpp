@@ -9,6 +9,7 @@
 #include "device_info.hpp"
 #include "plan.hpp"
 #include "results.hpp"
+#include "variant.hpp"
 
 namespace nvfp4 {
 
@@ -25,8 +26,10 @@ int64_t case_peak_device_bytes(Problem p, const Shape& s, int batch);
 // naming the case when one does not fit.
 void check_cases_fit(const RunPlan& plan, const DeviceInfo& dev);
 
-// `sol`: the rates behind the SOL columns (spec or measured), nullopt for none.
-RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optional<SolRates>& sol);
+// `sol`: the rates behind the SOL columns (spec or measured), nullopt for none. `variants`: where
+// the variants come from (the registry; tests pass their own list).
+RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optional<SolRates>& sol,
+                    const std::vector<const VariantInfo*>& variants = all_variants());
 
 // Command line that repeats one case with one variant.
 std::string repro_command(const CaseSpec& c, std::string_view variant);
