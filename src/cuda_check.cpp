@@ -7,7 +7,7 @@
 
 namespace nvfp4 {
 
-bool CudaError::sticky() const {
+bool is_sticky(cudaError_t code) {
   switch (code) {
     case cudaErrorIllegalAddress:
     case cudaErrorLaunchFailure:
@@ -26,6 +26,8 @@ bool CudaError::sticky() const {
   }
 }
 
+bool CudaError::sticky() const { return is_sticky(code); }
+
 void throw_cuda_error(cudaError_t err, const char* expr, const char* file, int line) {
   cudaGetLastError();  // clear the non-sticky last-error state
   throw CudaError(fmt::format("{}:{}: {} failed: {} ({})", file, line, expr, cudaGetErrorName(err),
@@ -35,6 +37,9 @@ void throw_cuda_error(cudaError_t err, const char* expr, const char* file, int l
 
 void abort_on_cuda_error(cudaError_t err, const char* expr, const char* file, int line) noexcept {
   if (err == cudaSuccess) return;
+  // After a sticky error every call fails the same way; releasing resources is moot then, and
+  // the run is being wound down to write its partial report: do not abort.
+  if (is_sticky(err)) return;
   std::fprintf(stderr, "%s:%d: %s failed: %s\n", file, line, expr, cudaGetErrorName(err));
   std::abort();
 }

@@ -17,6 +17,9 @@ struct CudaError : std::runtime_error {
   bool sticky() const;
 };
 
+// Errors that leave the CUDA context unusable (illegal address, launch failure, ...).
+bool is_sticky(cudaError_t code);
+
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* expr, const char* file, int line);
 void abort_on_cuda_error(cudaError_t err, const char* expr, const char* file, int line) noexcept;
 // Generic library status (cuBLASLt, CUPTI): `what` names the library and status.
@@ -30,6 +33,7 @@ void abort_on_cuda_error(cudaError_t err, const char* expr, const char* file, in
     if (nvfp4_err_ != cudaSuccess) ::nvfp4::throw_cuda_error(nvfp4_err_, #expr, __FILE__, __LINE__); \
   } while (false)
 
+// For destructors: aborts on an error, except a sticky one (the context is already lost).
 #define CUDA_CHECK_NOEXCEPT(expr) ::nvfp4::abort_on_cuda_error((expr), #expr, __FILE__, __LINE__)
 
 // After every kernel launch: launch-configuration errors surface here.
