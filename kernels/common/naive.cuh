@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include "nvfp4.hpp"
+#include "core/nvfp4.hpp"
 
 namespace nvfp4::naive {
 

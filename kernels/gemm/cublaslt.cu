@@ -17,12 +17,12 @@
 //   Run just this variant: nvfp4bench --problem gemm --shape 256x512x1024 --variant cublaslt
 #include <cuda_fp16.h>
 
-#include "case_data.hpp"
-#include "cuda_check.hpp"
-#include "dequant.cuh"
-#include "device_buffer.hpp"
-#include "lt_matmul.hpp"
-#include "variant.hpp"
+#include "core/case_data.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/variant.hpp"
+#include "reference/dequant.cuh"
+#include "reference/lt_matmul.hpp"
 
 namespace nvfp4 {
 

@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <string>
 
-#include "device_info.hpp"
-#include "problem.hpp"
+#include "core/device_info.hpp"
+#include "core/problem.hpp"
 
 namespace nvfp4::gemv_detail {
 

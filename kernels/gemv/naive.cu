@@ -16,11 +16,11 @@
 //   Run just this variant: nvfp4bench --problem gemv --shape 256x1024x2 --variant naive
 #include <cuda_fp16.h>
 
-#include "case_data.hpp"
-#include "cuda_check.hpp"
-#include "nvfp4.hpp"
+#include "core/case_data.hpp"
+#include "core/cuda_check.hpp"
+#include "core/nvfp4.hpp"
+#include "core/variant.hpp"
 #include "../common/naive.cuh"
-#include "variant.hpp"
 
 namespace nvfp4 {
 

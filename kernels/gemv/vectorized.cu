@@ -46,11 +46,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "case_data.hpp"
-#include "cuda_check.hpp"
+#include "core/case_data.hpp"
+#include "core/cuda_check.hpp"
+#include "core/nvfp4.hpp"
+#include "core/variant.hpp"
 #include "gemv_common.cuh"
-#include "nvfp4.hpp"
-#include "variant.hpp"
 
 namespace nvfp4 {
 

@@ -20,12 +20,12 @@
 
 #include <vector>
 
-#include "case_data.hpp"
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "nvfp4.hpp"
+#include "core/case_data.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/nvfp4.hpp"
+#include "core/variant.hpp"
 #include "../common/naive.cuh"
-#include "variant.hpp"
 
 namespace nvfp4 {
 

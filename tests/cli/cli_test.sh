@@ -70,6 +70,20 @@ expect_usage "unknown timer" "--timer" --problem gemm --shape 128x256x256 --time
 expect_usage "zero batch" "--batch" --problem gemm --shape 128x256x256 --batch 0
 expect_usage "bad --sol" "--sol" --problem gemm --shape 128x256x256 --sol guessed
 
+# ---- the four bad-input answers of issue 8 ----
+printf '{"tolerance": {"rtol": 1e400}, "cases": [{"problem": "gemm", "shape": "128x256x256"}]}\n' >"$TMP/overflow.json"
+expect_usage "config number overflow names file and field" "$TMP/overflow.json: tolerance.rtol: 1e400" --config "$TMP/overflow.json"
+mkdir -p "$TMP/a_directory"
+expect_usage "--config given a directory" "is a directory" --config "$TMP/a_directory"
+if grep -qF "malformed" "$TMP/err"; then fail "--config directory is not 'malformed'" "says malformed"; else pass "--config directory is not 'malformed'"; fi
+expect_usage "--dump directory that cannot be created" "--dump /proc/nvfp4bench_dump" --problem gemm --shape 128x256x256 --dump /proc/nvfp4bench_dump
+run compare "$TMP/absent_base.json" "$TMP/absent_new.json"
+if grep -q "^nvfp4bench: error: compare: " "$TMP/err" && [ "$(lines "$TMP/err")" -eq 1 ]; then pass "compare error prefix"
+else fail "compare error prefix" "stderr does not begin 'nvfp4bench: error: compare: '"; fi
+run compare "$TMP/only_one.json"
+if grep -q "^nvfp4bench: error: compare: " "$TMP/err"; then pass "compare usage error prefix"
+else fail "compare usage error prefix" "stderr does not begin 'nvfp4bench: error: compare: '"; fi
+
 # ---- compare: unreadable input is exit code 2 ----
 run compare "$TMP/absent_base.json" "$TMP/absent_new.json"
 if [ "$rc" -eq 2 ]; then pass "compare unreadable"; else fail "compare unreadable" "exit code $rc, expected 2"; fi

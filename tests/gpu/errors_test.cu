@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "runner.hpp"
+#include "report/report.hpp"
+#include "run/runner.hpp"
 
 using namespace nvfp4;
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
+#include "cli/plan.hpp"
 
 namespace nvfp4::test {
 

@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "device_info.hpp"
+#include "core/device_info.hpp"
 
 int main(int argc, char** argv) {
   if (nvfp4::device_count() == 0) {

@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 #include <set>
 
-#include "case_data.hpp"
-#include "device_buffer.hpp"
+#include "core/case_data.hpp"
+#include "core/device_buffer.hpp"
+#include "core/nvfp4.hpp"
 #include "gpu_test_util.hpp"
-#include "nvfp4.hpp"
-#include "reference.hpp"
+#include "reference/reference.hpp"
 
 using namespace nvfp4;
 

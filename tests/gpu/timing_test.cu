@@ -5,9 +5,9 @@
 
 #include <cstdio>
 
-#include "device_buffer.hpp"
-#include "device_info.hpp"
-#include "timing.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_info.hpp"
+#include "measure/timing.hpp"
 
 using namespace nvfp4;
 

@@ -5,11 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "case_data.hpp"
-#include "device_buffer.hpp"
+#include "core/case_data.hpp"
+#include "core/device_buffer.hpp"
+#include "core/variant.hpp"
 #include "gpu_test_util.hpp"
-#include "reference.hpp"
-#include "variant.hpp"
+#include "reference/reference.hpp"
 
 using namespace nvfp4;
 

@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
-#include "results.hpp"
+#include "report/compare.hpp"
+#include "report/report.hpp"
+#include "run/results.hpp"
 
 namespace {
 

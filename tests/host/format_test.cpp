@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "nvfp4.hpp"
+#include "core/nvfp4.hpp"
 
 using namespace nvfp4;
 

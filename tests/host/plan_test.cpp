@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// plan_test.cpp: command line and config parsing (src/plan.cpp), good and bad inputs. Every bad
+// plan_test.cpp: command line and config parsing (src/cli/), good and bad inputs. Every bad
 // input must throw UsageError whose one-line message names the flag / field and the value.
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "plan.hpp"
+#include "cli/plan.hpp"
 
 namespace nvfp4 {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <gtest/gtest.h>
 
-#include "problem.hpp"
+#include "core/problem.hpp"
 
 using namespace nvfp4;
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "reference.hpp"
+#include "reference/reference.hpp"
 
 using namespace nvfp4;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// report_test.cpp: report writers (src/report.cpp) and NPY files (src/npy.cpp): JSON round trip,
+// report_test.cpp: report writers (src/report/) and NPY files (src/data/npy.cpp): JSON round trip,
 // CSV / Markdown content, atomic writes, schema check.
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -12,9 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "npy.hpp"
-#include "report_read.hpp"
-#include "results.hpp"
+#include "data/npy.hpp"
+#include "report/report.hpp"
+#include "report/report_read.hpp"
+#include "run/results.hpp"
 
 namespace nvfp4 {
 namespace {

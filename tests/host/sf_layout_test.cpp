@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "nvfp4.hpp"
+#include "core/nvfp4.hpp"
 
 using namespace nvfp4;
 

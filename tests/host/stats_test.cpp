@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "stats.hpp"
+#include "measure/stats.hpp"
 
 using namespace nvfp4;
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "verify.hpp"
+#include "reference/verify.hpp"
 
 using namespace nvfp4;
 

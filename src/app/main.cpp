@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// nvfp4bench: benchmark and verify NVFP4 kernels (see README.md).
+// Exit codes: 0 all verified, 1 a verification failed, 2 usage or config error,
+// 3 CUDA or runtime error (including: no GPU).
+#include <chrono>
+#include <ctime>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "app/commands.hpp"
+#include "cli/plan.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_info.hpp"
+#include "core/variant.hpp"
+#include "git_sha.h"
+#include "measure/calibrate.hpp"
+#include "report/report.hpp"
+#include "run/results.hpp"
+#include "run/runner.hpp"
+
+namespace {
+
+using namespace nvfp4;
+
+constexpr int kExitOk = 0, kExitFail = 1, kExitUsage = 2, kExitRuntime = 3;
+
+std::string utc_timestamp() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string join_argv(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) {
+    if (!s.empty()) s += ' ';
+    s += a.find_first_of(" ;'\"") == std::string::npos ? a : "'" + a + "'";
+  }
+  return s;
+}
+
+// `nvfp4bench list`: problems, variants, and whether each runs on this GPU (and why not).
+int list_variants(const RunPlan& plan) {
+  std::optional<DeviceInfo> dev;
+  if (device_count() > 0) dev = query_device(plan.device);
+  std::cout << (dev ? fmt::format("device {}: {} (sm_{}{})\n", plan.device, dev->name, dev->cc_major, dev->cc_minor)
+                    : std::string("no CUDA GPU found: every variant lists as not runnable here\n"));
+  std::cout << fmt::format("{:<11} {:<12} {:<10} {}\n", "problem", "variant", "runs here", "summary / reason");
+  for (Problem p : kAllProblems) {
+    for (const VariantInfo* v : variants_for(p)) {
+      // A representative shape of the problem (the first gpu-mode benchmark shape).
+      const char* probe = p == Problem::gemv ? "7168x16384x1" : p == Problem::group_gemm ? "80x4096x7168,176x4096x7168"
+                                                                                        : "128x7168x16384";
+      std::string why = dev ? v->unsupported(*dev, parse_shape(p, probe)) : "no CUDA GPU";
+      std::cout << fmt::format("{:<11} {:<12} {:<10} {}\n", to_string(p), v->name, why.empty() ? "yes" : "no",
+                               why.empty() ? std::string(v->summary) : why);
+    }
+  }
+  return kExitOk;
+}
+
+int run(const RunPlan& plan) {
+  if (plan.command == Command::list) return list_variants(plan);
+
+  const int count = device_count();
+  if (count == 0) {
+    std::cerr << "nvfp4bench: no CUDA GPU found (no driver or no device): nothing to run\n";
+    return kExitRuntime;
+  }
+  if (plan.device < 0 || plan.device >= count)
+    throw UsageError(fmt::format("--device {}: only {} CUDA device(s) present", plan.device, count));
+  CUDA_CHECK(cudaSetDevice(plan.device));
+
+  RunInfo info;
+  info.tool_version = NVFP4BENCH_VERSION;
+  info.git_sha = NVFP4BENCH_GIT_SHA;
+  info.command_line = join_argv(plan.argv);
+  info.timestamp = utc_timestamp();
+  info.device = query_device(plan.device);
+  info.sol_spec = sol_rates_for(info.device->name, info.device->cc());
+  info.sol = info.sol_spec;
+  info.plan = plan;
+
+  check_cases_fit(plan, *info.device);  // before anything runs or is written
+  if (plan.sol_measured) {
+    Stream stream;
+    info.calibration = calibrate(*info.device, stream.get());
+    const bool fp4 = info.calibration->fp4_tensor_tflops.has_value();
+    info.sol = SolRates{"measured on this GPU", info.calibration->hbm_read_gbps * 1e9,
+                        (fp4 ? *info.calibration->fp4_tensor_tflops : info.calibration->fp16_tensor_tflops) * 1e12,
+                        fp4 ? "fp4-tensor" : "fp16-tensor"};
+    info.sol_source = "measured";
+  }
+  std::cerr << fmt::format("nvfp4bench {} ({}) on {} (sm_{}{}, {} SMs)\n", info.tool_version, info.git_sha,
+                           info.device->name, info.device->cc_major, info.device->cc_minor, info.device->sms);
+  if (!info.sol) std::cerr << "note: no spec rates for this GPU: SOL columns are empty\n";
+
+  const RunOutcome outcome = run_plan(plan, *info.device, info.sol);
+  print_table(std::cout, outcome.results);
+  write_reports(info, outcome.results);
+
+  if (outcome.stopped_on_sticky_error) {
+    std::cerr << "nvfp4bench: stopped: " << outcome.sticky_message << " (CUDA context unusable; partial report written)\n";
+    return kExitRuntime;
+  }
+  bool any_error = false, any_fail = false;
+  for (const CaseResult& r : outcome.results) {
+    any_error |= r.status == Status::error;
+    any_fail |= r.status == Status::fail;
+  }
+  return any_error ? kExitRuntime : any_fail ? kExitFail : kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string_view sub = argc > 1 ? argv[1] : "";
+  if (sub == "compare") return compare_command(argc - 1, argv + 1);
+  if (sub == "calibrate") return calibrate_command(argc - 1, argv + 1);
+  try {
+    const std::optional<RunPlan> plan = parse_command_line(argc, argv);
+    if (!plan) return kExitOk;  // --help
+    return run(*plan);
+  } catch (const UsageError& e) {
+    std::cerr << "nvfp4bench: error: " << e.what() << '\n';
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "nvfp4bench: error: " << e.what() << '\n';
+    return kExitRuntime;
+  }
+}

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "report/compare.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <tuple>
+
+namespace nvfp4 {
+
+namespace {
+
+// Must equal kReportSchema (results.hpp); compare_test checks that it does.
+constexpr std::string_view kSchema = "nvfp4bench.report/1";
+
+struct ReportError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+using Key = std::tuple<std::string, std::string, std::string, std::string>;  // problem, shape, variant, dist
+
+struct Entry {
+  Key key;
+  std::string status;             // upper case: PASS, FAIL, SKIP, ERROR
+  std::optional<double> median;   // microseconds, only when timed with a positive median
+  double noise = 0;               // relative
+};
+
+struct Report {
+  std::vector<Entry> entries;     // in report order, first of each key
+  std::map<Key, size_t> index;
+  int duplicates = 0;
+};
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string get_string(const nlohmann::json& obj, const char* field, bool required, size_t i) {
+  const auto it = obj.find(field);
+  if (it == obj.end() || it->is_null()) {
+    if (required) throw ReportError(fmt::format("results[{}] has no \"{}\"", i, field));
+    return "";
+  }
+  if (!it->is_string()) throw ReportError(fmt::format("results[{}].{} is not a string", i, field));
+  return it->get<std::string>();
+}
+
+std::optional<double> get_number(const nlohmann::json& obj, const char* field, size_t i) {
+  const auto it = obj.find(field);
+  if (it == obj.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number()) throw ReportError(fmt::format("results[{}].timing.{} is not a number", i, field));
+  return it->get<double>();
+}
+
+Report load_report(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ReportError(fmt::format("{}: cannot open", path));
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw ReportError(fmt::format("{}: malformed JSON: {}", path, e.what()));
+  }
+  if (!doc.is_object()) throw ReportError(fmt::format("{}: not a JSON object", path));
+  const auto schema = doc.find("schema");
+  if (schema == doc.end() || !schema->is_string() || schema->get<std::string>() != kSchema) {
+    throw ReportError(fmt::format("{}: schema is {}, expected \"{}\"", path,
+                                  schema == doc.end() ? std::string("missing") : schema->dump(), kSchema));
+  }
+  const auto results = doc.find("results");
+  if (results == doc.end() || !results->is_array()) {
+    throw ReportError(fmt::format("{}: no \"results\" array", path));
+  }
+
+  Report rep;
+  try {
+    for (size_t i = 0; i < results->size(); ++i) {
+      const auto& r = (*results)[i];
+      if (!r.is_object()) throw ReportError(fmt::format("results[{}] is not an object", i));
+      Entry e;
+      e.key = Key{get_string(r, "problem", true, i), get_string(r, "shape", true, i),
+                  get_string(r, "variant", true, i), get_string(r, "dist", false, i)};
+      e.status = upper(get_string(r, "status", true, i));
+      const auto t = r.find("timing");
+      if (t != r.end() && !t->is_null()) {
+        if (!t->is_object()) throw ReportError(fmt::format("results[{}].timing is not an object", i));
+        const auto med = get_number(*t, "median_us", i);
+        if (med && std::isfinite(*med) && *med > 0) e.median = med;
+        auto noise = get_number(*t, "noise", i);
+        if (!noise) noise = get_number(*t, "rse", i);
+        if (noise && std::isfinite(*noise) && *noise > 0) e.noise = *noise;
+      }
+      if (rep.index.count(e.key)) {
+        ++rep.duplicates;
+        continue;
+      }
+      rep.index.emplace(e.key, rep.entries.size());
+      rep.entries.push_back(std::move(e));
+    }
+  } catch (const ReportError& e) {
+    throw ReportError(fmt::format("{}: {}", path, e.what()));
+  }
+  if (rep.duplicates) {
+    std::cerr << fmt::format("nvfp4bench: warning: compare: {}: {} duplicate case(s) ignored (first kept)\n", path, rep.duplicates);
+  }
+  return rep;
+}
+
+bool is_failure(const std::string& status) { return status == "FAIL" || status == "ERROR"; }
+
+// One case present in at least one report.
+CompareRow compare_case(const Entry* b, const Entry* n, double threshold_pct, std::string& note) {
+  CompareRow row;
+  const Entry& any = b ? *b : *n;
+  std::tie(row.problem, row.shape, row.variant, row.dist) = any.key;
+  if (b) {
+    row.base_status = b->status;
+    row.base_median_us = b->median;
+    row.base_noise = b->noise;
+  }
+  if (n) {
+    row.new_status = n->status;
+    row.new_median_us = n->median;
+    row.new_noise = n->noise;
+  }
+
+  if (!n) {
+    row.verdict = Verdict::missing;
+    note = "not in new report";
+    return row;
+  }
+  if (is_failure(n->status)) {
+    row.verdict = Verdict::failed;
+    note = b ? fmt::format("{} -> {}", b->status, n->status) : fmt::format("new case, {}", n->status);
+    return row;
+  }
+  if (b && b->status == "PASS" && n->status != "PASS") {
+    row.verdict = Verdict::failed;
+    note = fmt::format("PASS -> {}", n->status);
+    return row;
+  }
+  if (!b) {
+    row.verdict = Verdict::added;
+    note = "not in base report";
+    return row;
+  }
+  if (b->median && n->median) {
+    row.ratio = *n->median / *b->median;
+    row.verdict = classify_change(*row.ratio, threshold_pct, b->noise, n->noise, &row.tolerance);
+    return row;
+  }
+  if (n->median) {
+    row.verdict = Verdict::added;
+    note = fmt::format("base {}, not timed", b->status);
+  } else if (b->median) {
+    row.verdict = Verdict::missing;
+    note = fmt::format("new {}, not timed", n->status);
+  } else {
+    row.verdict = Verdict::same;
+    note = b->status == n->status ? fmt::format("{} in both, not timed", n->status)
+                                  : fmt::format("{} -> {}, not timed", b->status, n->status);
+  }
+  return row;
+}
+
+std::string fmt_us(const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : "-"; }
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<bool> right;  // right-aligned columns
+  std::vector<std::vector<std::string>> rows;
+};
+
+void print_text(std::ostream& out, const Table& t) {
+  std::vector<size_t> w(t.header.size());
+  for (size_t c = 0; c < w.size(); ++c) {
+    w[c] = t.header[c].size();
+    for (const auto& r : t.rows) w[c] = std::max(w[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string s;
+    for (size_t c = 0; c < cells.size(); ++c) {
+      if (c) s += "  ";
+      const bool last = c + 1 == cells.size();
+      if (t.right[c]) s += fmt::format("{:>{}}", cells[c], w[c]);
+      else s += last ? cells[c] : fmt::format("{:<{}}", cells[c], w[c]);
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    out << s << '\n';
+  };
+  line(t.header);
+  for (const auto& r : t.rows) line(r);
+}
+
+std::string markdown(const Table& t, const std::string& base_path, const std::string& new_path,
+                     const std::string& summary) {
+  auto cell = [](std::string s) {
+    std::string o;
+    for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
+    return o;
+  };
+  std::string md = "# nvfp4bench compare\n\n";
+  md += fmt::format("Base: `{}`  \nNew: `{}`\n\n", base_path, new_path);
+  md += "|";
+  for (const auto& h : t.header) md += " " + cell(h) + " |";
+  md += "\n|";
+  for (size_t c = 0; c < t.header.size(); ++c) md += t.right[c] ? " ---: |" : " :--- |";
+  md += "\n";
+  for (const auto& r : t.rows) {
+    md += "|";
+    for (const auto& v : r) md += " " + cell(v) + " |";
+    md += "\n";
+  }
+  md += "\n" + summary + "\n";
+  return md;
+}
+
+void write_atomic(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path tmp = target.parent_path() / fmt::format(".{}.tmp{}", target.filename().string(), ::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error(fmt::format("{}: cannot write", path));
+    f << text;
+    f.flush();
+    if (!f) {
+      f.close();
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      throw std::runtime_error(fmt::format("{}: write failed", path));
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw std::runtime_error(fmt::format("{}: cannot rename into place: {}", path, ec.message()));
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::same: return "SAME";
+    case Verdict::faster: return "FASTER";
+    case Verdict::slower: return "SLOWER";
+    case Verdict::added: return "NEW";
+    case Verdict::missing: return "MISSING";
+    case Verdict::failed: return "FAILED";
+  }
+  return "?";
+}
+
+Verdict classify_change(double ratio, double threshold_pct, double base_noise, double new_noise,
+                        double* tolerance_out) {
+  const double noise = kNoiseK * std::sqrt(base_noise * base_noise + new_noise * new_noise);
+  const double tol = std::max(threshold_pct / 100.0, noise);
+  if (tolerance_out) *tolerance_out = tol;
+  const double change = ratio - 1.0;
+  if (std::abs(change) <= tol) return Verdict::same;
+  return change > 0 ? Verdict::slower : Verdict::faster;
+}
+
+int run_compare(const std::string& base_path, const std::string& new_path, double threshold_pct,
+                const std::string& markdown_path, std::ostream& out) {
+  if (!(threshold_pct >= 0) || !std::isfinite(threshold_pct)) {
+    std::cerr << fmt::format("nvfp4bench: error: compare: threshold must be a non-negative percentage, got {}\n", threshold_pct);
+    return 2;
+  }
+  Report base, cur;
+  try {
+    base = load_report(base_path);
+    cur = load_report(new_path);
+  } catch (const ReportError& e) {
+    std::cerr << "nvfp4bench: error: compare: " << e.what() << '\n';
+    return 2;
+  }
+
+  // Rows in base order, then the cases only NEW has, in its order.
+  std::vector<CompareRow> rows;
+  std::vector<std::string> notes;
+  for (const auto& b : base.entries) {
+    const auto it = cur.index.find(b.key);
+    std::string note;
+    rows.push_back(compare_case(&b, it == cur.index.end() ? nullptr : &cur.entries[it->second], threshold_pct, note));
+    notes.push_back(note);
+  }
+  for (const auto& n : cur.entries) {
+    if (base.index.count(n.key)) continue;
+    std::string note;
+    rows.push_back(compare_case(nullptr, &n, threshold_pct, note));
+    notes.push_back(note);
+  }
+
+  Table t;
+  t.header = {"problem", "shape", "variant", "dist", "base us", "new us", "new/base", "change", "tol", "verdict", "note"};
+  t.right = {false, false, false, false, true, true, true, true, true, false, false};
+  std::array<int, 6> counts{};
+  std::vector<double> ratios;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    ++counts[static_cast<size_t>(r.verdict)];
+    if (r.ratio) ratios.push_back(*r.ratio);
+    t.rows.push_back({r.problem, r.shape, r.variant, r.dist.empty() ? "-" : r.dist, fmt_us(r.base_median_us),
+                      fmt_us(r.new_median_us), r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-",
+                      r.ratio ? fmt::format("{:+.1f}%", 100.0 * (*r.ratio - 1.0)) : "-",
+                      r.ratio ? fmt::format("{:.1f}%", 100.0 * r.tolerance) : "-", std::string(to_string(r.verdict)),
+                      notes[i]});
+  }
+
+  const auto count = [&](Verdict v) { return counts[static_cast<size_t>(v)]; };
+  const bool regression = count(Verdict::slower) > 0 || count(Verdict::failed) > 0;
+  std::string geo = "-";
+  if (!ratios.empty()) {
+    double s = 0;
+    for (double x : ratios) s += std::log(x);
+    geo = fmt::format("{:.3f}", std::exp(s / double(ratios.size())));
+  }
+  const std::string summary = fmt::format(
+      "compare: {} cases: {} same, {} faster, {} slower, {} failed, {} new, {} missing; geomean new/base {} "
+      "(threshold {}%, noise k={}) -> {}",
+      rows.size(), count(Verdict::same), count(Verdict::faster), count(Verdict::slower), count(Verdict::failed),
+      count(Verdict::added), count(Verdict::missing), geo, threshold_pct, kNoiseK,
+      regression ? "REGRESSION" : "OK");
+
+  print_text(out, t);
+  out << summary << '\n';
+
+  if (!markdown_path.empty()) {
+    try {
+      write_atomic(markdown_path, markdown(t, base_path, new_path, summary));
+    } catch (const std::exception& e) {
+      std::cerr << "nvfp4bench: error: compare: " << e.what() << '\n';
+      return 2;
+    }
+  }
+  return regression ? 4 : 0;
+}
+
+}  // namespace nvfp4

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// results.hpp: the in-memory report: finished results and the run's metadata. The runner fills
+// CaseResults; app/main.cpp adds the RunInfo; the printers in report/ read both.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/plan.hpp"
+#include "core/case_data.hpp"
+#include "core/device_info.hpp"
+#include "measure/calibrate.hpp"
+#include "measure/timing.hpp"
+#include "reference/verify.hpp"
+
+namespace nvfp4 {
+
+enum class Status { pass, fail, skip, error };
+std::string_view to_string(Status s);  // "PASS", "FAIL", "SKIP", "ERROR"
+
+struct Metrics {
+  double flops = 0;                     // per call
+  double bytes = 0;                     // FP4 bytes per call (A, B, both scale tensors, C)
+  std::optional<double> tflops;         // flops / median
+  std::optional<double> gbps;           // bytes / median
+  std::optional<double> sol_us;         // max(bytes / HBM bw, flops / tensor rate) on this GPU
+  std::optional<double> pct_sol;        // 100 * sol / median
+  std::optional<double> b200_target_us; // from the config
+  std::optional<double> speedup_vs_cublaslt;  // cublaslt median / this median, same case
+  std::optional<double> floor_us;       // streaming floor of the same case, same timing method
+  std::optional<double> vs_floor;       // this median / floor_us
+};
+
+struct CaseResult {
+  Problem problem = Problem::gemm;
+  std::string shape;    // format_shape()
+  std::string variant;
+  std::string role;
+  uint64_t seed = 0;
+  Dist dist = Dist::gpumode;
+  Status status = Status::skip;
+  std::string reason;        // why FAIL / SKIP / ERROR; for PASS a note (throttled samples) or ""
+  std::string reference;     // which reference ran
+  std::string timing_note;   // the variant's note on what is untimed
+  std::optional<CheckResult> check;
+  std::optional<TimingResult> timing;
+  Metrics metrics;
+  std::string repro;         // command line that repeats just this case
+};
+
+struct RunInfo {
+  std::string tool_version;
+  std::string git_sha;
+  std::string command_line;
+  std::string timestamp;     // ISO 8601 UTC
+  std::optional<DeviceInfo> device;
+  std::optional<SolRates> sol;        // the rates the SOL columns use
+  std::optional<SolRates> sol_spec;   // the spec table's entry for this GPU
+  std::optional<Calibration> calibration;  // measured rates (--sol measured)
+  std::string sol_source = "spec";    // "spec" or "measured"
+  RunPlan plan;              // settings: tolerance, timing, outputs, config
+};
+
+}  // namespace nvfp4
