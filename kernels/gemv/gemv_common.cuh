@@ -25,6 +25,23 @@
 
 namespace nvfp4::gemv_detail {
 
+// Batch l of a gemv (blockIdx.y in every fast kernel): its A rows and their scales, its outputs,
+// and its vector, row 0 of B's 128 stored rows. `P` is a kernel's argument struct with a, sfa, b,
+// sfb, c, m and k.
+struct GemvBatch {
+  const uint8_t* a;
+  const uint8_t* sfa;
+  __half* c;
+  const uint8_t* v;    // the vector's packed e2m1 data
+  const uint8_t* sfv;  // its row-major scales
+};
+template <class P>
+__device__ __forceinline__ GemvBatch gemv_batch(const P& p, int l) {
+  const int64_t bl = l, half_k = p.k / 2, sf_k = p.k / 16;
+  return GemvBatch{p.a + bl * p.m * half_k, p.sfa + bl * p.m * sf_k, p.c + bl * p.m,
+                   p.b + bl * kGemvBRows * half_k, p.sfb + bl * kGemvBRows * sf_k};
+}
+
 inline constexpr uint32_t kLutLo = 0x03020100u;  // 2*{0, 0.5, 1, 1.5}
 inline constexpr uint32_t kLutHi = 0x0C080604u;  // 2*{2, 3, 4, 6}
 

@@ -213,11 +213,11 @@ __device__ __forceinline__ void stage_vector_f16(const uint8_t* __restrict__ b_r
 __global__ void __launch_bounds__(kThreads, kMinBlocks) gemv_tensor_core_kernel(Args p) {
   extern __shared__ uint4 smem[];
   const int l = blockIdx.y, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int64_t half_k = p.k / 2, sf_k = p.k / 16;
+  const GemvBatch bt = gemv_batch(p, l);
   Ctx x;
-  x.a = p.a + static_cast<int64_t>(l) * p.m * half_k;
-  x.sfa = p.sfa + static_cast<int64_t>(l) * p.m * sf_k;
-  x.c = p.c + static_cast<int64_t>(l) * p.m;
+  x.a = bt.a;
+  x.sfa = bt.sfa;
+  x.c = bt.c;
   x.bh = smem;
   x.red = reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(smem) + 2 * static_cast<int64_t>(p.k));
   x.m = p.m;
@@ -234,8 +234,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) gemv_tensor_core_kernel(
   int group = blockIdx.x, st = x.part, parity = 0;
   Buf b0, b1;
   load_step(x, b0, group, st);
-  stage_vector_f16(p.b + static_cast<int64_t>(l) * kGemvBRows * half_k, p.sfb + static_cast<int64_t>(l) * kGemvBRows * sf_k,
-                   x.chunks, smem);
+  stage_vector_f16(bt.v, bt.sfv, x.chunks, smem);
   __syncthreads();
   if (group >= x.groups) return;  // CTA-uniform
 

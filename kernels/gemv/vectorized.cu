@@ -165,11 +165,11 @@ __device__ __forceinline__ bool step(const Ctx& x, Buf& cur, Buf& nxt, int& item
 __global__ void __launch_bounds__(kThreads, kMinBlocks) gemv_vectorized_kernel(Args p) {
   extern __shared__ uint4 smem[];
   const int l = blockIdx.y, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int64_t half_k = p.k / 2, sf_k = p.k / 16;
+  const GemvBatch bt = gemv_batch(p, l);
   Ctx x;
-  x.a = p.a + static_cast<int64_t>(l) * p.m * half_k;
-  x.sfa = p.sfa + static_cast<int64_t>(l) * p.m * sf_k;
-  x.c = p.c + static_cast<int64_t>(l) * p.m;
+  x.a = bt.a;
+  x.sfa = bt.sfa;
+  x.c = bt.c;
   x.bq = smem;
   x.sb = reinterpret_cast<const float2*>(reinterpret_cast<const uint8_t*>(smem) + p.k);
   x.m = p.m;
@@ -185,8 +185,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) gemv_vectorized_kernel(A
   int item = blockIdx.x * kWarps + warp, cb = 0;
   Buf b0, b1;
   load_step(x, b0, item, cb);  // in flight while the vector is staged
-  stage_vector_int8(p.b + static_cast<int64_t>(l) * kGemvBRows * half_k, p.sfb + static_cast<int64_t>(l) * kGemvBRows * sf_k,
-                    p.k, reinterpret_cast<uint8_t*>(smem));
+  stage_vector_int8(bt.v, bt.sfv, p.k, reinterpret_cast<uint8_t*>(smem));
   __syncthreads();
   if (item >= x.items) return;
 
@@ -316,8 +315,9 @@ __global__ void __launch_bounds__(kThreads, MinBlocks) gemv_vectorized_fast_kern
   const int64_t base = static_cast<int64_t>(l) * p.m + row0;  // this CTA's first output row
   const uint8_t* pa = p.a + base * half_k + static_cast<int64_t>(f0) * 512 + lane * 16;
   const uint8_t* ps = p.sfa + base * sf_k + static_cast<int64_t>(f0) * 64 + lane * 2;
-  const uint8_t* b_row = p.b + static_cast<int64_t>(l) * kGemvBRows * half_k;
-  const uint8_t* sfb_row = p.sfb + static_cast<int64_t>(l) * kGemvBRows * sf_k;
+  const GemvBatch bt = gemv_batch(p, l);
+  const uint8_t* b_row = bt.v;
+  const uint8_t* sfb_row = bt.sfv;
   float* part = reinterpret_cast<float*>(sm + fast_vec_bytes(p.k));  // [rows][32] per-lane row partials
 
   // Prologue. The vector's first two chunks per thread (all of it for K <= 16384) are requested

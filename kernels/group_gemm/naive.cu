@@ -16,32 +16,22 @@
 //   Constraints: K_g % 16 == 0 (the problem rule is K % 256); any M_g, N_g; CC >= 7.0.
 //   Timed region: the single kernel launch (the table upload is in prepare).
 //   Run just this variant: nvfp4bench --problem group_gemm --shape 96x128x256,128x256x512 --variant naive
-#include <cuda_fp16.h>
-
 #include <vector>
 
-#include "core/case_data.hpp"
-#include "core/cuda_check.hpp"
-#include "core/device_buffer.hpp"
-#include "core/nvfp4.hpp"
-#include "core/variant.hpp"
 #include "../common/naive.cuh"
+#include "core/device_buffer.hpp"
+#include "core/variant.hpp"
 
 namespace nvfp4 {
 
 namespace {
 
-// ---- kernel ----
+// ---- kernel: what group_gemm adds to naive.cuh is the table of groups ----
 
 using naive::kThreads;
 
 struct GroupEntry {
-  const uint8_t* a;
-  const uint8_t* sfa;
-  const uint8_t* b;
-  const uint8_t* sfb;
-  __half* c;
-  int64_t m, n, k;
+  naive::Args args;     // l = 1
   int64_t first_block;  // first blockIdx.x of this group; blocks of a group are consecutive
 };
 
@@ -57,10 +47,8 @@ __global__ void __launch_bounds__(kThreads) group_gemm_naive_kernel(const GroupE
   }
   const GroupEntry& g = table[lo];
   const int64_t t = (block - g.first_block) * kThreads + threadIdx.x;
-  if (t >= g.m * g.n) return;
-  const int64_t j = t % g.n, i = t / g.n;  // j fastest: a warp shares its A row
-  const float acc = naive::row_dot(naive::row_at(g.a, g.sfa, i, g.k), naive::row_at(g.b, g.sfb, j, g.k), g.k);
-  g.c[t] = __float2half_rn(acc);
+  if (t >= g.args.m * g.args.n) return;
+  naive::output<naive::Dot>(g.args, t);
 }
 
 // ---- launch ----
@@ -70,7 +58,7 @@ class NaiveRunner final : public Runner {
   NaiveRunner(const CaseView& c, cudaStream_t stream) {
     int64_t blocks = 0;
     for (const GemmOperands& g : c.groups) {
-      m_host.push_back(GroupEntry{g.a.data, g.a.sf, g.b.data, g.b.sf, g.c, g.dims.m, g.dims.n, g.dims.k, blocks});
+      m_host.push_back(GroupEntry{naive::args_of(g), blocks});
       blocks += ceil_div(g.dims.m * g.dims.n, kThreads);
     }
     m_blocks = blocks;
