@@ -19,11 +19,15 @@ extern const VariantInfo gemv_persistent;
 extern const VariantInfo gemv_cublaslt;
 
 extern const VariantInfo gemm_naive;
-// gemm: vectorized, tensor-core, persistent go here
+extern const VariantInfo gemm_vectorized;
+extern const VariantInfo gemm_tensor_core;
+// gemm: persistent goes here
 extern const VariantInfo gemm_cublaslt;
 
 extern const VariantInfo dual_gemm_naive;
-// dual_gemm: vectorized, tensor-core, persistent go here
+extern const VariantInfo dual_gemm_vectorized;
+extern const VariantInfo dual_gemm_tensor_core;
+// dual_gemm: persistent goes here
 extern const VariantInfo dual_gemm_cublaslt;
 
 extern const VariantInfo group_gemm_naive;
@@ -44,11 +48,15 @@ const std::vector<const VariantInfo*>& all_variants() {
       &gemv_cublaslt,
       // gemm
       &gemm_naive,
-      // &gemm_vectorized, &gemm_tensor_core, &gemm_persistent,
+      &gemm_vectorized,
+      &gemm_tensor_core,
+      // &gemm_persistent,
       &gemm_cublaslt,
       // dual_gemm
       &dual_gemm_naive,
-      // &dual_gemm_vectorized, &dual_gemm_tensor_core, &dual_gemm_persistent,
+      &dual_gemm_vectorized,
+      &dual_gemm_tensor_core,
+      // &dual_gemm_persistent,
       &dual_gemm_cublaslt,
       // group_gemm
       &group_gemm_naive,

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+// gemm_simt.cuh: the `vectorized` mainloop of the GEMM family (CUDA cores, FP32 FFMA), instantiated
+// by kernels/gemm/vectorized.cu (NB = 1) and kernels/dual_gemm/vectorized.cu (NB = 2).
+//
+// CTA tile = 128 weight slots (gemm: 128 B rows; dual: 64 rows of B1, then the same 64 rows of B2)
+// x 128 tokens, K step 32, 256 threads, one launch per call.
+//   - Load: each thread owns one of the 256 rows of a K step (threads 0..127 the weight slots,
+//     128..255 the tokens): one 16-byte load of packed e2m1 and one 2-byte load of its two
+//     row-major scales, issued one K step ahead into registers (register double buffering).
+//   - Decode: the shift trick (fp4_decode.cuh) to exact FP32 value*scale, stored transposed as
+//     [k][row] FP32 in one of two shared-memory buffers (conflict-free: a warp writes 32
+//     consecutive rows). Both operands use the same k order (decode order), so no reordering.
+//   - Compute: thread (ty, tx) of a 16 x 16 grid owns 8 weight slots {4ty..4ty+3, 64+4ty..} and 8
+//     tokens {4tx.., 64+4tx..}: per k, four LDS.128 and 64 FFMA into 64 FP32 accumulators.
+//   - Split-K and epilogues from gemm_common.cuh; dual_gemm's x1 and x2 of one output are the
+//     thread's slot i and slot i + 4.
+#pragma once
+
+#include <cuda_fp16.h>
+
+#include <memory>
+#include <string>
+
+#include "core/case_data.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_info.hpp"
+#include "core/variant.hpp"
+#include "fp4_decode.cuh"
+#include "gemm_common.cuh"
+
+namespace nvfp4::gemm::simt {
+
+inline constexpr int kThreads = 256;
+inline constexpr int kSlots = 128;
+inline constexpr int kTokens = 128;
+inline constexpr int kBK = 32;
+inline constexpr int kBufFloats = kBK * (kSlots + kTokens);  // one buffer: [k][128 slots] then [k][128 tokens]
+inline constexpr int kSmemBytes = 2 * kBufFloats * 4;        // 64 KB
+inline constexpr int kRegs = 64;
+
+struct Staged {
+  uint4 packed;
+  uint32_t sf;  // two scale bytes
+};
+
+template <int NB>
+__global__ void __launch_bounds__(kThreads, 2)
+    simt_gemm_kernel(GemmArgs p, SplitKScheduler sched, float* workspace, int* counters) {
+  extern __shared__ __align__(16) float fsmem[];
+  using Slots = SlotMap<NB, 64>;
+  const Tile tile = sched.at(static_cast<int>(blockIdx.x));
+  const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
+
+  // The row this thread loads and decodes: a weight slot (tid < 128) or a token.
+  const bool is_w = tid < kSlots;
+  const int r = tid & 127;
+  const uint8_t* src;
+  const uint8_t* src_sf;
+  if (is_w) {
+    const int64_t row = min(int64_t{tile.n0 + Slots::row(r)}, p.n - 1);
+    src = Slots::pick(r, p.b[0], p.b[1]) + (tile.l * p.n + row) * (p.k / 2);
+    src_sf = Slots::pick(r, p.sfb[0], p.sfb[1]) + (tile.l * p.n + row) * (p.k / 16);
+  } else {
+    const int64_t row = min(int64_t{tile.m0 + r}, p.m - 1);
+    src = p.a + (tile.l * p.m + row) * (p.k / 2);
+    src_sf = p.sfa + (tile.l * p.m + row) * (p.k / 16);
+  }
+  auto load = [&](int ks) {
+    Staged s;
+    s.packed = __ldg(reinterpret_cast<const uint4*>(src + int64_t{ks} * (kBK / 2)));
+    s.sf = __ldg(reinterpret_cast<const unsigned short*>(src_sf + int64_t{ks} * (kBK / 16)));
+    return s;
+  };
+  auto store = [&](const Staged& s, int buf) {
+    float* dst = fsmem + buf * kBufFloats + (is_w ? 0 : kBK * kSlots) + r;
+    const uint32_t words[4] = {s.packed.x, s.packed.y, s.packed.z, s.packed.w};
+    const float2 scale = __half22float2(fp4::e4m3x2_to_half2(s.sf));
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+      float v[8];
+      fp4::decode8_f32(words[w], w < 2 ? scale.x : scale.y, v);
+#pragma unroll
+      for (int i = 0; i < 8; ++i) dst[(w * 8 + i) * kSlots] = v[i];
+    }
+  };
+
+  float acc[kRegs];  // acc[8 * i + j]: weight slot i, token j of this thread
+#pragma unroll
+  for (int i = 0; i < kRegs; ++i) acc[i] = 0.0f;
+
+  const int steps = tile.k_step_end - tile.k_step_begin;
+  Staged next = load(tile.k_step_begin);
+  store(next, 0);
+  __syncthreads();
+  for (int it = 0; it < steps; ++it) {
+    if (it + 1 < steps) next = load(tile.k_step_begin + it + 1);
+    const float* ws = fsmem + (it & 1) * kBufFloats;
+    const float* ts = ws + kBK * kSlots;
+#pragma unroll 8
+    for (int kk = 0; kk < kBK; ++kk) {
+      const float4 w0 = *reinterpret_cast<const float4*>(ws + kk * kSlots + 4 * ty);
+      const float4 w1 = *reinterpret_cast<const float4*>(ws + kk * kSlots + 64 + 4 * ty);
+      const float4 t0 = *reinterpret_cast<const float4*>(ts + kk * kTokens + 4 * tx);
+      const float4 t1 = *reinterpret_cast<const float4*>(ts + kk * kTokens + 64 + 4 * tx);
+      const float wv[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
+      const float tv[8] = {t0.x, t0.y, t0.z, t0.w, t1.x, t1.y, t1.z, t1.w};
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[8 * i + j] = fmaf(wv[i], tv[j], acc[8 * i + j]);
+    }
+    if (it + 1 < steps) store(next, (it + 1) & 1);
+    __syncthreads();
+  }
+
+  if (!splitk_fixup<kThreads, kRegs>(acc, tile, sched.splits, workspace, counters)) return;
+
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    const int64_t m = tile.m0 + (j < 4 ? 4 * tx + j : 64 + 4 * tx + j - 4);
+    if constexpr (NB == 1) {
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+        store_output<1>(p, tile.l, m, tile.n0 + (i < 4 ? 4 * ty + i : 64 + 4 * ty + i - 4), acc[8 * i + j], 0.0f);
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) store_output<2>(p, tile.l, m, tile.n0 + 4 * ty + i, acc[8 * i + j], acc[8 * (i + 4) + j]);
+    }
+  }
+}
+
+// ---- host ----
+
+inline std::string unsupported(const DeviceInfo& dev, const Dims& d) {
+  if (dev.cc() < 70) return "needs compute capability 7.0 or newer";
+  if (d.k % 256 != 0) return "needs K % 256 == 0";
+  if (kSmemBytes > dev.smem_per_block_optin) return "its 64 KB of shared memory exceed the per-block limit";
+  return SplitKScheduler::too_large(d.m, d.n, d.k, d.l);
+}
+
+template <int NB>
+class SimtRunner final : public Runner {
+ public:
+  SimtRunner(const GemmOperands& g, cudaStream_t stream) : m_args(make_args(g, NB)) {
+    m_sched.tile_tokens = kTokens;
+    m_sched.tile_cols = kSlots / NB;
+    m_sched.tiles_t = static_cast<int>((m_args.m + kTokens - 1) / kTokens);
+    m_sched.tiles_n = static_cast<int>((m_args.n + m_sched.tile_cols - 1) / m_sched.tile_cols);
+    m_sched.l = static_cast<int>(m_args.l);
+    m_sched.k_steps = static_cast<int>(m_args.k / kBK);
+    const int64_t slots = resident_ctas(simt_gemm_kernel<NB>, kThreads, kSmemBytes);
+    m_sched.splits = choose_splits(m_sched.output_tiles(), m_sched.k_steps, slots, 8);
+    m_split = SplitKBuffers(m_sched, kThreads, kRegs, stream);
+  }
+  void run(cudaStream_t stream) override {
+    simt_gemm_kernel<NB><<<static_cast<unsigned>(m_sched.blocks()), kThreads, kSmemBytes, stream>>>(
+        m_args, m_sched, m_split.workspace.get<float>(), m_split.counters.get<int>());
+    CUDA_CHECK_LAUNCH();
+  }
+
+ private:
+  GemmArgs m_args;
+  SplitKScheduler m_sched;
+  SplitKBuffers m_split;
+};
+
+}  // namespace nvfp4::gemm::simt
