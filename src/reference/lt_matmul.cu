@@ -153,6 +153,14 @@ struct LtMatmul::Impl {
                                                   sizeof(uint32_t)));
     LT_CHECK(cublasLtMatmulPreferenceSetAttribute(raw, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &p.key.align_d,
                                                   sizeof(uint32_t)));
+    if (p.key.out == LtOut::f16) {
+      // Split-K partials must meet in FP32 (the compute type), never in the FP16 output: on gemm
+      // 200x130x16384 the heuristic picked a reduction in FP16 and missed the exact sums by up to
+      // 6 FP16 ulps (H100, cuBLASLt 13.0).
+      const uint32_t schemes = CUBLASLT_REDUCTION_SCHEME_NONE | CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
+      LT_CHECK(cublasLtMatmulPreferenceSetAttribute(raw, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &schemes,
+                                                    sizeof(schemes)));
+    }
     cublasLtMatmulHeuristicResult_t result{};
     int count = 0;
     const cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(handle.h, p.desc.get(), p.lt_a.get(), p.lt_b.get(),
