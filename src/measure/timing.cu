@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "measure/cupti_timer.hpp"
+#include "measure/stop_rule.hpp"
 
 namespace nvfp4 {
 
@@ -144,20 +145,13 @@ TimingResult time_runners(const std::vector<Runner*>& runners, const TimingOptio
       }
     }
 
-    const int n = static_cast<int>(res.samples_us.size());
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (n >= opt.max_samples) {
-      res.stop_reason = "max samples";
+    const StopCheck check = check_stop(res.samples_us, wall, opt);
+    if (check.stop) {
+      res.stop_reason = check.reason;
       break;
     }
-    if (wall >= opt.max_time_s) {
-      res.stop_reason = "time budget";
-      break;
-    }
-    if (n >= opt.min_samples && wall >= opt.min_time_s && summarize(res.samples_us).rse < opt.target_rse) {
-      res.stop_reason = "rse";
-      break;
-    }
+    if (check.held_by_outliers) ++res.extra_samples;
   }
   res.clocks.after = read_clocks(cuda_device);
   res.stats = summarize(res.samples_us);

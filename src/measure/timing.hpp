@@ -8,9 +8,10 @@
 //   cupti   sum of the GPU durations of the kernels/memsets the calls launched (CUPTI activity
 //           records; launch gaps excluded)
 //   graph   the N calls captured once in a CUDA graph; events around each graph launch
-// Sampling stops (gpu-mode rule, PROBLEMS.md section 4) once at least min_samples samples and
-// min_time_s of sampling are done and the relative standard error of the mean is below
-// target_rse, or when the per-case time budget max_time_s or max_samples is reached.
+// Sampling stops by gpu-mode's rule (PROBLEMS.md section 4) with outliers set aside
+// (stop_rule.hpp): once at least min_samples samples and min_time_s of sampling are done and the
+// relative standard error of the mean is below target_rse, or when the per-case time budget
+// max_time_s or max_samples is reached; outliers (stats.hpp) earn extra samples within max_time_s.
 // Clocks: NVML is read before and after the case and after every sample; samples taken below 90%
 // of the SM clock read after warm-up are counted as throttled (never discarded, never changed).
 #pragma once
@@ -64,6 +65,7 @@ struct TimingResult {
   SampleStats stats;                // microseconds per call
   std::vector<double> samples_us;   // every sample (per call), in order
   std::string stop_reason;          // "rse", "time budget", "max samples"
+  int extra_samples = 0;            // taken only because of outliers (stop_rule.hpp)
   ClockRecord clocks;
 };
 

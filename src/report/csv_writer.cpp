@@ -34,7 +34,7 @@ void write_csv(const std::string& path, const RunInfo& /*info*/, const std::vect
   static constexpr const char* kHeader[] = {
       "problem", "shape", "variant", "role", "seed", "dist", "status", "reason", "reference",
       "checked", "mismatches", "max_abs", "max_rel", "timer", "l2", "batch", "samples", "median_us",
-      "mean_us", "min_us", "max_us", "stddev_us", "p10_us", "p90_us", "rse", "noise", "stop_reason",
+      "mean_us", "min_us", "max_us", "stddev_us", "p10_us", "p90_us", "rse", "noise", "robust_noise", "outliers", "stop_reason",
       "flops", "bytes", "tflops", "gbps", "sol_us", "pct_sol", "b200_target_us", "speedup_vs_cublaslt",
       "floor_us", "vs_floor", "throttled_samples", "timing_note", "repro"};
   std::string text;
@@ -55,9 +55,9 @@ void write_csv(const std::string& path, const RunInfo& /*info*/, const std::vect
       f.insert(f.end(), {std::string(to_string(r.timing->timer)), std::string(to_string(r.timing->l2)), std::to_string(r.timing->batch),
                          std::to_string(s.n), csv_num(s.median), csv_num(s.mean), csv_num(s.min), csv_num(s.max),
                          csv_num(s.stddev), csv_num(s.p10), csv_num(s.p90), csv_num(s.rse), csv_num(s.noise),
-                         r.timing->stop_reason});
+                         csv_num(s.robust_noise), std::to_string(s.outliers), r.timing->stop_reason});
     } else {
-      f.insert(f.end(), 14, "");
+      f.insert(f.end(), 16, "");
     }
     const Metrics& m = r.metrics;
     f.insert(f.end(), {csv_num(m.flops), csv_num(m.bytes), csv_num(m.tflops), csv_num(m.gbps), csv_num(m.sol_us),

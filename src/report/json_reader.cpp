@@ -140,6 +140,10 @@ CaseResult read_result(const Reader& rd, const Json& j, const std::string& where
     s.p90 = rd.number(t, "p90_us", w);
     s.rse = rd.number(t, "rse", w);
     s.noise = rd.number(t, "noise", w);
+    // Since the robust-noise rule; absent from older reports.
+    if (t.contains("robust_noise")) s.robust_noise = rd.number(t, "robust_noise", w);
+    if (t.contains("outliers")) s.outliers = static_cast<int>(rd.integer(t, "outliers", w));
+    if (t.contains("extra_samples")) tr.extra_samples = static_cast<int>(rd.integer(t, "extra_samples", w));
     tr.stop_reason = rd.str(t, "stop_reason", w);
     if (t.contains("samples_us")) {
       const Json& v = t["samples_us"];

@@ -64,7 +64,9 @@ Json json_timing(const TimingResult& t, bool keep_samples) {
               {"samples", s.n},           {"median_us", num(s.median)}, {"mean_us", num(s.mean)},
               {"min_us", num(s.min)},     {"max_us", num(s.max)},    {"stddev_us", num(s.stddev)},
               {"p10_us", num(s.p10)},     {"p90_us", num(s.p90)},    {"rse", num(s.rse)},
-              {"noise", num(s.noise)},    {"stop_reason", t.stop_reason}, {"clocks", json_clocks(t.clocks)}};
+              {"noise", num(s.noise)},    {"robust_noise", num(s.robust_noise)}, {"outliers", s.outliers},
+              {"outlier_rule", kOutlierRule}, {"extra_samples", t.extra_samples},
+              {"stop_reason", t.stop_reason}, {"clocks", json_clocks(t.clocks)}};
   if (keep_samples) j["samples_us"] = samples;
   return j;
 }

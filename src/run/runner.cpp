@@ -44,6 +44,21 @@ void add_timing_metrics(Metrics& m, const TimingResult& t, const std::optional<S
   }
 }
 
+// The reason column of a timed PASS: throttled samples and outliers, or "".
+std::string timing_notes(const TimingResult& t) {
+  std::string notes;
+  if (const ClockRecord& ck = t.clocks; ck.throttled_samples > 0)
+    notes = fmt::format("{} of {} samples below 90% of the starting SM clock ({} MHz, min {} MHz)",
+                        ck.throttled_samples, t.stats.n, ck.reference_sm_mhz, ck.min_sm_mhz);
+  if (const SampleStats& st = t.stats; st.outliers > 0) {
+    const double worst = std::max(st.max - st.median, st.median - st.min) + st.median;
+    notes += fmt::format("{}{} of {} samples are outliers (up to {:.2f} us, {:.1f}x the median){}",
+                         notes.empty() ? "" : "; ", st.outliers, st.n, worst, worst / st.median,
+                         t.extra_samples > 0 ? fmt::format("; {} extra samples taken", t.extra_samples) : "");
+  }
+  return notes;
+}
+
 std::vector<std::string> selected_variants(const RunPlan& plan, Problem p,
                                            const std::vector<const VariantInfo*>& variants) {
   if (!plan.variants.empty()) return plan.variants;
@@ -225,9 +240,7 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
             } else if (plan.timing_enabled) {
               r.timing = time_runners(raw(runners), plan.timing, flusher, stream.get(), dev.index);
               add_timing_metrics(r.metrics, *r.timing, sol);
-              if (const ClockRecord& ck = r.timing->clocks; ck.throttled_samples > 0)
-                r.reason = fmt::format("{} of {} samples below 90% of the starting SM clock ({} MHz, min {} MHz)",
-                                       ck.throttled_samples, r.timing->stats.n, ck.reference_sm_mhz, ck.min_sm_mhz);
+              r.reason = timing_notes(*r.timing);
               if (floor_us) {
                 r.metrics.floor_us = floor_us;
                 r.metrics.vs_floor = r.timing->stats.median / *floor_us;

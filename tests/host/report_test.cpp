@@ -57,8 +57,9 @@ CaseResult pass_result() {
   t.l2 = L2Mode::cold;
   t.batch = 1;
   t.samples_us = {10.5, 10.25, 10.75, 11.0};
-  t.stats = SampleStats{4, 10.625, 10.625, 10.25, 11.0, 0.32, 0.08, 10.325, 10.925, 0.03};
+  t.stats = SampleStats{4, 10.625, 10.625, 10.25, 11.0, 0.32, 0.08, 10.325, 10.925, 0.03, 0.026, 1};
   t.stop_reason = "rse";
+  t.extra_samples = 2;
   r.timing = t;
   r.metrics.flops = 2.0 * 128 * 7168 * 16384;
   r.metrics.bytes = 69.07e6;
@@ -210,6 +211,9 @@ TEST_F(ReportTest, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(a.timing->stats.p90, e.timing->stats.p90);
   EXPECT_DOUBLE_EQ(a.timing->stats.rse, e.timing->stats.rse);
   EXPECT_DOUBLE_EQ(a.timing->stats.noise, e.timing->stats.noise);
+  EXPECT_DOUBLE_EQ(a.timing->stats.robust_noise, 0.026);
+  EXPECT_EQ(a.timing->stats.outliers, 1);
+  EXPECT_EQ(a.timing->extra_samples, 2);
   EXPECT_EQ(a.timing->stop_reason, "rse");
   EXPECT_EQ(a.timing->samples_us, e.timing->samples_us);
   EXPECT_DOUBLE_EQ(a.metrics.flops, e.metrics.flops);
