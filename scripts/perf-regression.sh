@@ -2,8 +2,9 @@
 # perf-regression.sh: run a config and compare the result with this GPU's baseline report.
 #
 # Exit status is nvfp4bench compare's: 0 no regression, 4 a case is SLOWER beyond the threshold
-# (and beyond both runs' noise) or FAILED, 2 a report could not be read or written; other non-zero
-# values mean the benchmark run itself produced no report.
+# (and beyond both runs' robust noise, which is capped at 3x the threshold) or FAILED, 5 a case is
+# too noisy to judge (NOISY; ALLOW_NOISY=1 accepts it), 2 a report could not be read or written;
+# other non-zero values mean the benchmark run itself produced no report.
 set -euo pipefail
 
 usage() {
@@ -16,6 +17,7 @@ usage: scripts/perf-regression.sh [config] [baseline.json] [-- extra nvfp4bench 
   -h, --help      this text
 
 Environment: THRESHOLD    percent change that counts (default 5)
+             ALLOW_NOISY  1: NOISY cases do not fail the check (compare --allow-noisy)
              NVFP4BENCH   binary (default build/nvfp4bench)
              OUT_DIR      where the new JSON and Markdown go (default a new temporary directory)
 Make a baseline: run once, then copy the printed JSON path to results/baseline-<gpu>.json.
@@ -79,6 +81,8 @@ fi
 ((run_rc == 0)) || echo "perf-regression.sh: the run exited $run_rc; failed cases show as FAILED below" >&2
 
 rc=0
-"$bin" compare "$baseline" "$new_json" --threshold "$threshold" --markdown "$markdown" || rc=$?
+noisy_flag=()
+[[ ${ALLOW_NOISY:-0} == 1 ]] && noisy_flag=(--allow-noisy)
+"$bin" compare "$baseline" "$new_json" --threshold "$threshold" --markdown "$markdown" ${noisy_flag[@]+"${noisy_flag[@]}"} || rc=$?
 echo "perf-regression.sh: baseline $baseline, new $new_json, table $markdown (exit $rc)" >&2
 exit "$rc"

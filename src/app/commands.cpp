@@ -35,7 +35,7 @@ std::optional<int> parse(CLI::App& app, int argc, const char* const* argv) {
 }  // namespace
 
 int compare_command(int argc, const char* const* argv) {
-  CLI::App app("Compares two nvfp4bench JSON reports case by case (exit 4 on a regression).", "compare");
+  CLI::App app("Compares two nvfp4bench JSON reports case by case (exit 4 on a regression, 5 on a case too noisy to judge).", "compare");
   std::string base, fresh, markdown;
   double threshold = 5.0;
   app.add_option("base", base, "baseline report (JSON)")->required();
@@ -43,8 +43,11 @@ int compare_command(int argc, const char* const* argv) {
   app.add_option("--threshold", threshold, "percent change that counts as SLOWER/FASTER beyond noise")
       ->check(CLI::Range(0.0, 1000.0));
   app.add_option("--markdown", markdown, "also write the table as Markdown (for a pull-request comment)");
+  bool allow_noisy = false;
+  app.add_flag("--allow-noisy", allow_noisy,
+               "NOISY cases (noise beyond the tolerance cap) do not make the exit code non-zero");
   if (auto code = parse(app, argc, argv)) return *code;
-  return run_compare(base, fresh, threshold, markdown, std::cout);
+  return run_compare(base, fresh, threshold, markdown, std::cout, allow_noisy);
 }
 
 int calibrate_command(int argc, const char* const* argv) {

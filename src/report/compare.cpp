@@ -16,6 +16,9 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "data/npy.hpp"
+#include "measure/stats.hpp"
+
 namespace nvfp4 {
 
 namespace {
@@ -33,7 +36,8 @@ struct Entry {
   Key key;
   std::string status;             // upper case: PASS, FAIL, SKIP, ERROR
   std::optional<double> median;   // microseconds, only when timed with a positive median
-  double noise = 0;               // relative
+  double noise = 0;               // relative, robust (see compare.hpp)
+  std::string timer;              // "" when absent
 };
 
 struct Report {
@@ -62,6 +66,24 @@ std::optional<double> get_number(const nlohmann::json& obj, const char* field, s
   if (it == obj.end() || it->is_null()) return std::nullopt;
   if (!it->is_number()) throw ReportError(fmt::format("results[{}].timing.{} is not a number", i, field));
   return it->get<double>();
+}
+
+// The robust relative noise of one result's timing block, from the best field the report has.
+double robust_noise_of(const nlohmann::json& t, size_t i) {
+  auto usable = [](const std::optional<double>& v) { return v && std::isfinite(*v) && *v >= 0; };
+  if (const auto rn = get_number(t, "robust_noise", i); usable(rn)) return *rn;
+  if (const auto s = t.find("samples_us"); s != t.end() && s->is_array() && s->size() >= 2) {
+    std::vector<double> v;
+    for (const auto& x : *s)
+      if (x.is_number()) v.push_back(x.get<double>());
+    if (v.size() >= 2) return summarize(v).robust_noise;
+  }
+  const auto p10 = get_number(t, "p10_us", i), p90 = get_number(t, "p90_us", i), med = get_number(t, "median_us", i);
+  if (usable(p10) && usable(p90) && usable(med) && *med > 0 && *p90 >= *p10)
+    return (*p90 - *p10) / 2.5631 / *med;  // p90 - p10 spans 2.5631 standard deviations of a normal
+  if (const auto n = get_number(t, "noise", i); usable(n)) return *n;
+  if (const auto r = get_number(t, "rse", i); usable(r)) return *r;
+  return 0;
 }
 
 Report load_report(const std::string& path) {
@@ -98,9 +120,8 @@ Report load_report(const std::string& path) {
         if (!t->is_object()) throw ReportError(fmt::format("results[{}].timing is not an object", i));
         const auto med = get_number(*t, "median_us", i);
         if (med && std::isfinite(*med) && *med > 0) e.median = med;
-        auto noise = get_number(*t, "noise", i);
-        if (!noise) noise = get_number(*t, "rse", i);
-        if (noise && std::isfinite(*noise) && *noise > 0) e.noise = *noise;
+        e.noise = robust_noise_of(*t, i);
+        if (const auto timer = t->find("timer"); timer != t->end() && timer->is_string()) e.timer = *timer;
       }
       if (rep.index.count(e.key)) {
         ++rep.duplicates;
@@ -158,7 +179,12 @@ CompareRow compare_case(const Entry* b, const Entry* n, double threshold_pct, st
   }
   if (b->median && n->median) {
     row.ratio = *n->median / *b->median;
-    row.verdict = classify_change(*row.ratio, threshold_pct, b->noise, n->noise, &row.tolerance);
+    row.verdict = classify_change(*row.ratio, threshold_pct, b->noise, n->noise, &row.tolerance, &row.noise_tolerance);
+    if (row.verdict == Verdict::noisy)
+      note = fmt::format("noise asks {:.1f}% > cap {:.1f}% (robust noise {:.1f}% / {:.1f}%)", 100 * row.noise_tolerance,
+                         kToleranceCap * threshold_pct, 100 * b->noise, 100 * n->noise);
+    if (!b->timer.empty() && !n->timer.empty() && b->timer != n->timer)
+      note += fmt::format("{}timer {} -> {}", note.empty() ? "" : "; ", b->timer, n->timer);
     return row;
   }
   if (n->median) {
@@ -227,31 +253,6 @@ std::string markdown(const Table& t, const std::string& base_path, const std::st
   return md;
 }
 
-void write_atomic(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path tmp = target.parent_path() / fmt::format(".{}.tmp{}", target.filename().string(), ::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error(fmt::format("{}: cannot write", path));
-    f << text;
-    f.flush();
-    if (!f) {
-      f.close();
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error(fmt::format("{}: write failed", path));
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw std::runtime_error(fmt::format("{}: cannot rename into place: {}", path, ec.message()));
-  }
-}
-
 }  // namespace
 
 std::string_view to_string(Verdict v) {
@@ -262,22 +263,26 @@ std::string_view to_string(Verdict v) {
     case Verdict::added: return "NEW";
     case Verdict::missing: return "MISSING";
     case Verdict::failed: return "FAILED";
+    case Verdict::noisy: return "NOISY";
   }
   return "?";
 }
 
 Verdict classify_change(double ratio, double threshold_pct, double base_noise, double new_noise,
-                        double* tolerance_out) {
+                        double* tolerance_out, double* noise_tolerance_out) {
+  const double threshold = threshold_pct / 100.0;
   const double noise = kNoiseK * std::sqrt(base_noise * base_noise + new_noise * new_noise);
-  const double tol = std::max(threshold_pct / 100.0, noise);
+  const double cap = kToleranceCap * threshold;
+  const double tol = std::max(threshold, std::min(noise, cap));
   if (tolerance_out) *tolerance_out = tol;
+  if (noise_tolerance_out) *noise_tolerance_out = noise;
   const double change = ratio - 1.0;
-  if (std::abs(change) <= tol) return Verdict::same;
-  return change > 0 ? Verdict::slower : Verdict::faster;
+  if (std::abs(change) > tol) return change > 0 ? Verdict::slower : Verdict::faster;
+  return noise > cap ? Verdict::noisy : Verdict::same;
 }
 
 int run_compare(const std::string& base_path, const std::string& new_path, double threshold_pct,
-                const std::string& markdown_path, std::ostream& out) {
+                const std::string& markdown_path, std::ostream& out, bool allow_noisy) {
   if (!(threshold_pct >= 0) || !std::isfinite(threshold_pct)) {
     std::cerr << fmt::format("nvfp4bench: error: compare: threshold must be a non-negative percentage, got {}\n", threshold_pct);
     return 2;
@@ -310,7 +315,7 @@ int run_compare(const std::string& base_path, const std::string& new_path, doubl
   Table t;
   t.header = {"problem", "shape", "variant", "dist", "base us", "new us", "new/base", "change", "tol", "verdict", "note"};
   t.right = {false, false, false, false, true, true, true, true, true, false, false};
-  std::array<int, 6> counts{};
+  std::array<int, 7> counts{};
   std::vector<double> ratios;
   for (size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
@@ -325,6 +330,7 @@ int run_compare(const std::string& base_path, const std::string& new_path, doubl
 
   const auto count = [&](Verdict v) { return counts[static_cast<size_t>(v)]; };
   const bool regression = count(Verdict::slower) > 0 || count(Verdict::failed) > 0;
+  const bool noisy = count(Verdict::noisy) > 0;
   std::string geo = "-";
   if (!ratios.empty()) {
     double s = 0;
@@ -332,24 +338,31 @@ int run_compare(const std::string& base_path, const std::string& new_path, doubl
     geo = fmt::format("{:.3f}", std::exp(s / double(ratios.size())));
   }
   const std::string summary = fmt::format(
-      "compare: {} cases: {} same, {} faster, {} slower, {} failed, {} new, {} missing; geomean new/base {} "
-      "(threshold {}%, noise k={}) -> {}",
+      "compare: {} cases: {} same, {} faster, {} slower, {} failed, {} noisy, {} new, {} missing; geomean new/base {} "
+      "(threshold {}%, noise k={}, tolerance cap {}x threshold) -> {}",
       rows.size(), count(Verdict::same), count(Verdict::faster), count(Verdict::slower), count(Verdict::failed),
-      count(Verdict::added), count(Verdict::missing), geo, threshold_pct, kNoiseK,
-      regression ? "REGRESSION" : "OK");
+      count(Verdict::noisy), count(Verdict::added), count(Verdict::missing), geo, threshold_pct, kNoiseK, kToleranceCap,
+      regression ? "REGRESSION" : noisy ? (allow_noisy ? "OK (noisy cases allowed)" : "NOISY") : "OK");
 
   print_text(out, t);
+  if (noisy) {
+    out << fmt::format("too noisy to judge ({}; --allow-noisy accepts them):\n",
+                       allow_noisy ? "allowed" : "exit code 5");
+    for (const auto& r : rows)
+      if (r.verdict == Verdict::noisy) out << fmt::format("  {} {} {} {}\n", r.problem, r.shape, r.variant, r.dist);
+  }
   out << summary << '\n';
 
   if (!markdown_path.empty()) {
     try {
-      write_atomic(markdown_path, markdown(t, base_path, new_path, summary));
+      const std::string md = markdown(t, base_path, new_path, summary);
+      write_file_atomic(markdown_path, [&](std::ostream& f) { f << md; });
     } catch (const std::exception& e) {
       std::cerr << "nvfp4bench: error: compare: " << e.what() << '\n';
       return 2;
     }
   }
-  return regression ? 4 : 0;
+  return regression ? 4 : noisy && !allow_noisy ? kExitNoisy : 0;
 }
 
 }  // namespace nvfp4
