@@ -15,6 +15,7 @@
 #include "core/variant.hpp"
 #include "git_sha.h"
 #include "measure/calibrate.hpp"
+#include "measure/cupti_timer.hpp"
 #include "report/report.hpp"
 #include "run/results.hpp"
 #include "run/runner.hpp"
@@ -63,8 +64,9 @@ int list_variants(const RunPlan& plan) {
   return kExitOk;
 }
 
-int run(const RunPlan& plan) {
-  if (plan.command == Command::list) return list_variants(plan);
+int run(const RunPlan& plan_in) {
+  if (plan_in.command == Command::list) return list_variants(plan_in);
+  RunPlan plan = plan_in;
 
   const int count = device_count();
   if (count == 0) {
@@ -74,6 +76,14 @@ int run(const RunPlan& plan) {
   if (plan.device < 0 || plan.device >= count)
     throw UsageError(fmt::format("--device {}: only {} CUDA device(s) present", plan.device, count));
   CUDA_CHECK(cudaSetDevice(plan.device));
+
+  if (plan.timing_enabled && !plan.timer_explicit) {
+    // Kernel time where CUPTI works (it agrees with Nsight Compute; events add launch latency).
+    const std::string why_not = cupti_unavailable_reason(nullptr);
+    plan.timing.timer = why_not.empty() ? TimerKind::cupti : TimerKind::events;
+    plan.timer_reason = why_not.empty() ? "default: CUPTI works on this GPU"
+                                        : "default: CUPTI unavailable (" + why_not + ")";
+  }
 
   RunInfo info;
   info.tool_version = NVFP4BENCH_VERSION;
@@ -98,6 +108,8 @@ int run(const RunPlan& plan) {
   std::cerr << fmt::format("nvfp4bench {} ({}) on {} (sm_{}{}, {} SMs)\n", info.tool_version, info.git_sha,
                            info.device->name, info.device->cc_major, info.device->cc_minor, info.device->sms);
   if (!info.sol) std::cerr << "note: no spec rates for this GPU: SOL columns are empty\n";
+  if (plan.timing_enabled)
+    std::cerr << fmt::format("timer: {} ({})\n", to_string(plan.timing.timer), plan.timer_reason);
 
   const RunOutcome outcome = run_plan(plan, *info.device, info.sol);
   print_table(std::cout, outcome.results);

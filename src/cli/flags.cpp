@@ -128,7 +128,7 @@ std::optional<Flags> parse_flags(int argc, const char* const* argv) {
   opt("--max-time", f.max_time, "time budget per case (default 2)", "SEC");
   opt("--target-rse", f.target_rse, "stop when the relative standard error of the mean is below this (default 0.001)", "X");
   app.add_flag("--verify-only", f.verify_only, "check results only, no timing");
-  opt("--timer", f.timer, "events | cupti | graph (default events)", "NAME");
+  opt("--timer", f.timer, "events | cupti | graph (default: cupti where CUPTI works on the GPU, else events)", "NAME");
   opt("--batch", f.batch, "distinct input sets launched back to back per sample; time / N per call (default 1)", "N");
   app.add_flag("--samples", f.samples, "keep every timing sample in the JSON report");
   opt("--sol", f.sol, "spec | measured: rates behind the SOL columns (measured runs calibrate first)", "FROM");

@@ -120,9 +120,13 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
                                  t.min_time_s, t.max_time_s, max_t_from.where));
   if (f.timer) {
     if (!parse_timer(*f.timer, t.timer)) bad_flag("--timer", *f.timer, "must be events, cupti or graph");
+    plan.timer_reason = fmt::format("--timer {}", *f.timer);
   } else if (cfg.timer) {
     t.timer = *cfg.timer;
+    plan.timer_reason = fmt::format("{}: timing.timer", plan.config_path);
   }
+  // No choice given: app/main.cpp picks cupti where CUPTI works on the GPU, else events.
+  plan.timer_explicit = f.timer.has_value() || cfg.timer.has_value();
   if (f.batch) t.batch = int(flag_int("--batch", *f.batch, 1, 4096));
   else if (cfg.batch) t.batch = *cfg.batch;
   if (f.sol && *f.sol != "spec" && *f.sol != "measured") bad_flag("--sol", *f.sol, "must be spec or measured");

@@ -43,6 +43,8 @@ struct RunPlan {
   std::vector<std::string> variants;  // empty: every variant of each case's problem
   Tolerance tolerance;
   TimingOptions timing;
+  bool timer_explicit = false;        // --timer or the config's timing.timer chose the timer
+  std::string timer_reason;           // why timing.timer is what it is (reports say it)
   bool timing_enabled = true;         // --verify-only turns it off
   bool keep_samples = false;          // --samples: every sample in the JSON
   bool sol_measured = false;          // --sol measured: calibrate first, SOL from measured rates

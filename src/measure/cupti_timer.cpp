@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 
 namespace nvfp4 {
 
@@ -220,6 +221,25 @@ double CuptiKernelTimer::end_us(cudaStream_t s) {
   }
   m_span_us = last > first ? double(last - first) / 1000.0 : 0.0;
   return double(sum) / 1000.0;
+}
+
+std::string cupti_unavailable_reason(cudaStream_t s) {
+  try {
+    DeviceBuffer probe(256);
+    CuptiKernelTimer timer;
+    timer.begin();
+    CUDA_CHECK(cudaMemsetAsync(probe.get(), 0, probe.bytes(), s));
+    timer.end_us(s);
+    if (timer.memory_op_count() < 1) return "CUPTI recorded no activity for a test memset";
+    return "";
+  } catch (const CudaError&) {
+    throw;  // a CUDA error is not CUPTI's: the run handles it
+  } catch (const std::exception& e) {
+    std::string why = e.what();
+    for (char& ch : why)
+      if (ch == '\n') ch = ' ';
+    return why.empty() ? std::string("CUPTI failed") : why;
+  }
 }
 
 }  // namespace nvfp4

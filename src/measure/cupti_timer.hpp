@@ -59,4 +59,8 @@ class CuptiKernelTimer {
   bool m_open = false;
 };
 
+// "" when CUPTI works here: a timer can be made and a test memset on `s` is recorded. Otherwise
+// why not (CUPTI's error, one line). The default timer is cupti exactly when this is "".
+std::string cupti_unavailable_reason(cudaStream_t s);
+
 }  // namespace nvfp4

@@ -120,8 +120,8 @@ std::string settings_line(const RunInfo& info) {
   if (auto dist = common_dist(p)) s += fmt::format("dist {}, ", to_string(*dist));
   s += fmt::format("rtol {:g}, atol {:g}, ", p.tolerance.rtol, p.tolerance.atol);
   if (p.timing_enabled)
-    s += fmt::format("timer {}, batch {}, L2 {}, warmup {}, samples {}-{}, time {:g}-{:g} s, target RSE {:g}",
-                     to_string(t.timer), t.batch, to_string(t.l2), t.warmup,
+    s += fmt::format("timer {}{}, batch {}, L2 {}, warmup {}, samples {}-{}, time {:g}-{:g} s, target RSE {:g}",
+                     to_string(t.timer), p.timer_reason.empty() ? "" : " (" + p.timer_reason + ")", t.batch, to_string(t.l2), t.warmup,
                      t.min_samples, t.max_samples, t.min_time_s, t.max_time_s, t.target_rse);
   else
     s += "verify only (no timing)";

@@ -414,3 +414,25 @@ TEST(Configs, EveryCommittedConfigParses) {
 
 }  // namespace
 }  // namespace nvfp4
+
+// ---- the timer: explicit choices are recorded; without one, app/main.cpp picks (issue 9) ----
+
+TEST(PlanTimer, DefaultLeavesTheChoiceToTheRun) {
+  const char* argv[] = {"nvfp4bench", "--problem", "gemm", "--shape", "128x256x256"};
+  const auto plan = nvfp4::parse_command_line(5, argv);
+  ASSERT_TRUE(plan);
+  EXPECT_FALSE(plan->timer_explicit);
+  EXPECT_TRUE(plan->timer_reason.empty());
+}
+
+TEST(PlanTimer, FlagIsExplicit) {
+  const char* argv[] = {"nvfp4bench", "--problem", "gemm", "--shape", "128x256x256", "--timer", "events",
+                        "--batch", "50"};
+  const auto plan = nvfp4::parse_command_line(9, argv);
+  ASSERT_TRUE(plan);
+  EXPECT_TRUE(plan->timer_explicit);
+  EXPECT_EQ(plan->timing.timer, nvfp4::TimerKind::events);
+  EXPECT_EQ(plan->timer_reason, "--timer events");
+  EXPECT_EQ(plan->timing.batch, 50);
+}
+
