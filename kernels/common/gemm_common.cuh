@@ -8,7 +8,7 @@
 //   - TileScheduler: block index -> (batch, token tile, weight tile, K range); the split-K one is
 //     here, a grouped scheduler implements the same at();
 //   - split-K fixup: partial accumulators meet in a workspace, the last CTA of a tile sums them in
-//     split order (deterministic) and runs the epilogue;
+//     partial sums (FP32 reductions into a workspace) and runs the epilogue;
 //   - epilogues: FP16 store (gemm) and silu(x1)*x2 in FP32 with one rounding (dual_gemm).
 //
 // Naming: the MMA's M side holds WEIGHT rows (B, N of them), its N side TOKENS (A, M of them): the
@@ -143,38 +143,46 @@ struct SplitKScheduler {
 };
 
 // Splits for `tiles` output tiles of `k_steps` K steps when `slots` CTAs fit on the GPU at once:
-// the smallest split count that minimises the number of K steps of the busiest SM slot, keeping
-// at least `min_steps` K steps per split.
+// the most splits that still fit in ONE wave (tiles * splits <= slots), keeping at least
+// `min_steps` K steps per split. More waves of shorter splits looked cheaper by K steps alone but
+// every split adds a partial tile to write and read back (gemm 128x7168x16384 on an H100: 14
+// splits in 3 waves ran slower than 4 splits in one).
 inline int choose_splits(int64_t tiles, int k_steps, int64_t slots, int min_steps = 4, int max_splits = 16) {
   int best = 1;
-  double best_cost = 1e300;
-  for (int s = 1; s <= max_splits && k_steps / s >= min_steps; ++s) {
-    const int64_t waves = (tiles * s + slots - 1) / slots;
-    const double cost = static_cast<double>(waves) * ((k_steps + s - 1) / s) + (s > 1 ? 1.0 : 0.0);
-    if (cost < best_cost - 1e-9) {
-      best_cost = cost;
-      best = s;
-    }
-  }
+  for (int s = 2; s <= max_splits && k_steps / s >= min_steps && tiles * s <= slots; ++s) best = s;
   return best;
 }
 
 // ---- split-K fixup ----
-// Every CTA of a split tile stores its kRegs accumulators per thread to workspace slice `split`
-// (coalesced: float4 q of thread t at [q][t]), then counts itself in; the last to arrive sums all
-// slices in split order into acc and alone runs the epilogue. The counter is reset
-// to 0 by that CTA, so it is ready for the next launch. Returns false for the CTAs that are done.
+// Every CTA of a split tile adds its kRegs accumulators per thread into the tile's FP32 workspace
+// (zero between launches; layout [reg][thread], coalesced) with fire-and-forget reductions
+// (red.global.add, 4 floats at a time on sm_90+), then counts itself in. The last to arrive reads
+// the sums back, zeroes the workspace for the next launch, resets the counter and alone runs the
+// epilogue. Returns false for the CTAs that are done.
+// The order of the FP32 additions across splits is not fixed: where a sum is not exact in FP32
+// (scales far from powers of two) its last bit may differ between runs, within one FP16 ulp of
+// the output. gpu-mode's gemm data sums exactly, so there it is bit-reproducible.
+// (A first version stored every split's partial and let the last CTA sum all slices in order:
+// deterministic, but that CTA then read splits x 64 KB alone, ~0.6 us per slice on an H100.)
 template <int kThreads, int kRegs>
 __device__ __forceinline__ bool splitk_fixup(float (&acc)[kRegs], const Tile& t, int splits, float* workspace,
                                              int* counters) {
   static_assert(kRegs % 4 == 0, "accumulators in float4s");
   if (splits == 1) return true;
   __shared__ int s_last;
-  float4* ws = reinterpret_cast<float4*>(workspace) + (int64_t{t.tile} * splits) * (kThreads * kRegs / 4);
-  float4* mine = ws + t.split * (kThreads * kRegs / 4);
+  float4* ws = reinterpret_cast<float4*>(workspace) + int64_t{t.tile} * (kThreads * kRegs / 4);
 #pragma unroll
-  for (int q = 0; q < kRegs / 4; ++q)
-    __stcg(&mine[q * kThreads + threadIdx.x], make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+  for (int q = 0; q < kRegs / 4; ++q) {
+    float4* dst = &ws[q * kThreads + threadIdx.x];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    atomicAdd(dst, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+#else
+    atomicAdd(&dst->x, acc[4 * q]);
+    atomicAdd(&dst->y, acc[4 * q + 1]);
+    atomicAdd(&dst->z, acc[4 * q + 2]);
+    atomicAdd(&dst->w, acc[4 * q + 3]);
+#endif
+  }
   __threadfence();
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -185,20 +193,15 @@ __device__ __forceinline__ bool splitk_fixup(float (&acc)[kRegs], const Tile& t,
   __syncthreads();
   if (!s_last) return false;
   __threadfence();
-  // Sum every slice, this CTA's own included (already stored), in split order: the result does
-  // not depend on which CTA arrived last, and no second register array is needed.
 #pragma unroll
-  for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
-  for (int s = 0; s < splits; ++s) {
-    const float4* part = ws + s * (kThreads * kRegs / 4);
-#pragma unroll
-    for (int q = 0; q < kRegs / 4; ++q) {
-      const float4 v = __ldcg(&part[q * kThreads + threadIdx.x]);
-      acc[4 * q] += v.x;
-      acc[4 * q + 1] += v.y;
-      acc[4 * q + 2] += v.z;
-      acc[4 * q + 3] += v.w;
-    }
+  for (int q = 0; q < kRegs / 4; ++q) {
+    float4* src = &ws[q * kThreads + threadIdx.x];
+    const float4 v = __ldcg(src);
+    __stcg(src, make_float4(0.0f, 0.0f, 0.0f, 0.0f));
+    acc[4 * q] = v.x;
+    acc[4 * q + 1] = v.y;
+    acc[4 * q + 2] = v.z;
+    acc[4 * q + 3] = v.w;
   }
   return true;
 }
@@ -233,14 +236,15 @@ __device__ __forceinline__ void store_output(const GemmArgs& p, int64_t l, int64
 namespace nvfp4::gemm {
 
 // Workspace and tile counters of a split-K launch (empty when splits == 1). Allocated and zeroed
-// in prepare (untimed): the counters are metadata that every launch leaves at zero again.
+// in prepare (untimed); every launch leaves both at zero again.
 struct SplitKBuffers {
   DeviceBuffer workspace, counters;
   SplitKBuffers() = default;
   SplitKBuffers(const SplitKScheduler& s, int threads, int regs, cudaStream_t stream) {
     if (s.splits == 1) return;
-    workspace = DeviceBuffer(static_cast<size_t>(s.blocks()) * threads * regs * sizeof(float));
+    workspace = DeviceBuffer(static_cast<size_t>(s.output_tiles()) * threads * regs * sizeof(float));
     counters = DeviceBuffer(static_cast<size_t>(s.output_tiles()) * sizeof(int));
+    CUDA_CHECK(cudaMemsetAsync(workspace.get(), 0, workspace.bytes(), stream));
     CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, counters.bytes(), stream));
   }
 };

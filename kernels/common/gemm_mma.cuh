@@ -11,7 +11,8 @@
 //   2. mma_gemm: CTA tile = 128 weight slots (MMA M side; gemm: 128 B rows, dual: 64 rows of B1
 //      and the same 64 of B2) x 128 tokens (MMA N side), K step 64, 4-stage cp.async ring of
 //      {tokens FP16 16 KB, packed weights 4 KB, weight scales 512 B (blocked layout: 4 contiguous
-//      bytes per row)}. 8 warps = 4 (weights) x 2 (tokens), warp tile 32 x 64.
+//      bytes per row)}. 4 warps, each 32 weight rows x all 128 tokens (128 FP32 accumulators per
+//      thread): every weight row is decoded by exactly one warp.
 //      Weights are decoded in registers straight into A fragments: lane (g, t) owns scale block t
 //      of its rows' 64-element chunk (one LDS.64 + one scale byte per row), decodes it with the
 //      shift trick and one HMUL2 per pair (fp4_decode.cuh), and the 8 half2 it gets are exactly
@@ -40,7 +41,7 @@
 
 namespace nvfp4::gemm::mma {
 
-inline constexpr int kThreads = 256;
+inline constexpr int kThreads = 128;  // 4 warps, each 32 weight rows x all 128 tokens
 inline constexpr int kSlots = 128;   // weight rows per CTA (MMA M)
 inline constexpr int kTokens = 128;  // tokens per CTA (MMA N)
 inline constexpr int kBK = 64;       // K per stage
@@ -50,47 +51,58 @@ inline constexpr int kWBytes = kSlots * kBK / 2;     // 4 KB, 32-byte rows
 inline constexpr int kSfBytes = kSlots * kBK / 16;   // 512 B, 4 bytes per row
 inline constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
 inline constexpr int kSmemBytes = kStages * kStageBytes;
-inline constexpr int kRegs = 64;  // accumulators per thread: 2 m16 x 8 n8 tiles x 4
+inline constexpr int kRegs = 128;  // accumulators per thread: 2 m16 x 16 n8 tiles x 4
 
 // ---- pass 1: tokens to FP16 in fragment order ----
 
-// One thread per (batch, row, 16-element block). Rows in [m, m_pad) are written as zeros.
+// One thread per (batch, row, 16-element block); a CTA's 256 threads cover 64 consecutive
+// 64-element chunks = 8 KB of contiguous output, which it assembles in shared memory and writes
+// with 16-byte stores. Rows in [m, m_pad) are written as zeros.
 // static: each including file (gemm, dual_gemm) gets its own copy.
-static __global__ void __launch_bounds__(256) decode_tokens_kernel(const uint8_t* __restrict__ a,
-                                                            const uint8_t* __restrict__ sfa, __half* __restrict__ out,
-                                                            int64_t m, int64_t m_pad, int64_t k, int64_t l) {
-  const int64_t blocks_per_row = k / 16;
-  const int64_t idx = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (idx >= l * m_pad * blocks_per_row) return;
-  const int64_t blk = idx % blocks_per_row, row = (idx / blocks_per_row) % m_pad, b = idx / (blocks_per_row * m_pad);
-  const int t = static_cast<int>(blk & 3);
-  const int64_t chunk = blk >> 2;
+inline constexpr int kDecodeThreads = 256;
+static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(
+    const uint8_t* __restrict__ a, const uint8_t* __restrict__ sfa, __half* __restrict__ out, int64_t m,
+    int64_t m_pad, int64_t k, int64_t l) {
+  __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
+  const int64_t blocks_per_row = k / 16, total = l * m_pad * blocks_per_row;
+  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kDecodeThreads + threadIdx.x;
   uint32_t h[8] = {};
-  if (row < m) {
-    const int64_t r = b * m + row;
-    const uint2 packed = *reinterpret_cast<const uint2*>(a + r * (k / 2) + blk * 8);
-    const float s = __half2float(__low2half(fp4::e4m3x2_to_half2(sfa[r * blocks_per_row + blk]))) * fp4::kRawScale;
-    fp4::decode_block16_raw(packed, __float2half2_rn(1.0f), h);
+  if (idx < total) {
+    const int64_t blk = idx % blocks_per_row, row = (idx / blocks_per_row) % m_pad, b = idx / (blocks_per_row * m_pad);
+    if (row < m) {
+      const int64_t r = b * m + row;
+      const uint2 packed = *reinterpret_cast<const uint2*>(a + r * (k / 2) + blk * 8);
+      const float s = __low2float(fp4::e4m3x2_to_half2(sfa[r * blocks_per_row + blk])) * fp4::kRawScale;
+      fp4::decode_block16_raw(packed, __float2half2_rn(1.0f), h);
 #pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      const float2 f = __half22float2(*reinterpret_cast<const __half2*>(&h[i]));
-      const __half2 v = __floats2half2_rn(f.x * s, f.y * s);  // exact: a*sa is an FP16 value
-      h[i] = *reinterpret_cast<const uint32_t*>(&v);
+      for (int i = 0; i < 8; ++i) {
+        const float2 f = __half22float2(*reinterpret_cast<const __half2*>(&h[i]));
+        const __half2 v = __floats2half2_rn(f.x * s, f.y * s);  // exact: a*sa is an FP16 value
+        h[i] = *reinterpret_cast<const uint32_t*>(&v);
+      }
     }
   }
-  uint32_t* dst = reinterpret_cast<uint32_t*>(out + (b * m_pad + row) * k + chunk * kBK);
+  // Fragment order within a chunk: k slots 16j + 2t (+1) hold h[2j], 16j + 8 + 2t (+1) h[2j+1],
+  // for scale block t of the chunk.
+  uint32_t* st = reinterpret_cast<uint32_t*>(stage) + (threadIdx.x >> 2) * 32;
+  const int t = threadIdx.x & 3;
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
-    dst[(16 * j + 2 * t) / 2] = h[2 * j];
-    dst[(16 * j + 8 + 2 * t) / 2] = h[2 * j + 1];
+    st[8 * j + t] = h[2 * j];
+    st[8 * j + 4 + t] = h[2 * j + 1];
   }
+  __syncthreads();
+  const int64_t first_chunk = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
+  const int64_t vecs = min(int64_t{kDecodeThreads / 4}, total / 4 - first_chunk) * 8;  // 16-byte vectors here
+  uint4* dst = reinterpret_cast<uint4*>(out) + first_chunk * 8;
+  for (int v = threadIdx.x; v < vecs; v += kDecodeThreads) dst[v] = stage[v];
 }
 
 // ---- pass 2: the MMA mainloop ----
 
 __device__ __forceinline__ void mma16816(float* d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
                                          uint32_t b1) {
-  asm volatile(
+  asm(  // no side effects: free to schedule
       "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
@@ -108,10 +120,10 @@ struct Kernel {
 
   // This thread's global sources at K step 0; K step ks adds ks * (128, 32, 512) bytes.
   struct Sources {
-    const uint8_t* tok;  // token row (tid >> 3), chunk (tid & 7); rows +32 per q
-    const uint8_t* w;    // weight slot tid >> 1, half tid & 1
-    const uint8_t* sf;   // blocked scales of slot tid (tid < 128)
-    int tok_q_stride;  // bytes of 32 token rows (K < 2^25)
+    const uint8_t* tok;    // token row (tid >> 3), chunk (tid & 7); rows +16 per q
+    const uint8_t* w[2];   // weight slots (tid >> 1) and 64 + (tid >> 1), half tid & 1
+    const uint8_t* sf;     // blocked scales of slot tid
+    int tok_q_stride;      // bytes of 16 token rows (K < 2^25)
   };
 
   __device__ __forceinline__ static Sources sources(const GemmArgs& p, const __half* tokens, int64_t m_pad,
@@ -119,33 +131,37 @@ struct Kernel {
     const int tid = threadIdx.x;
     Sources s;
     s.tok = reinterpret_cast<const uint8_t*>(tokens + (tile.l * m_pad + tile.m0 + (tid >> 3)) * p.k) + (tid & 7) * 16;
-    s.tok_q_stride = static_cast<int>(64 * p.k);
-    const int slot = tid >> 1;
-    const int64_t row = min(int64_t{tile.n0 + Slots::row(slot)}, p.n - 1);  // rows past N read row N-1, never stored
-    s.w = Slots::pick(slot, p.b[0], p.b[1]) + (tile.l * p.n + row) * (p.k / 2) + (tid & 1) * 16;
-    const int sslot = tid & (kSlots - 1);
+    s.tok_q_stride = static_cast<int>(32 * p.k);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int slot = (tid >> 1) + 64 * h;
+      const int64_t row = min(int64_t{tile.n0 + Slots::row(slot)}, p.n - 1);  // rows past N read row N-1, never stored
+      s.w[h] = Slots::pick(slot, p.b[0], p.b[1]) + (tile.l * p.n + row) * (p.k / 2) + (tid & 1) * 16;
+    }
+    const int sslot = tid;
     const int64_t srow = min(int64_t{tile.n0 + Slots::row(sslot)}, p.n - 1);
     s.sf = Slots::pick(sslot, p.sfb_blk[0], p.sfb_blk[1]) + blocked_sf_offset(p.n, p.k, tile.l, srow, 0);
     return s;
   }
 
   // Issues the cp.async copies of K step `ks` into stage buffer `st`: tokens 128 rows x 8
-  // chunks of 16 bytes (4 per thread), weights 128 slots x 2 chunks, and the weights' blocked
-  // scales, whose 4 values per row and 64-element chunk are contiguous (one 4-byte copy).
+  // chunks of 16 bytes (8 per thread), weights 128 slots x 2 chunks (2 per thread), and the
+  // weights' blocked scales, whose 4 values per row and 64-element chunk are contiguous (one
+  // 4-byte copy per thread).
   __device__ __forceinline__ static void load_stage(uint8_t* st, const Sources& src, int ks) {
     const int tid = threadIdx.x;
     const uint8_t* tok = src.tok + ks * (kBK * 2);
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int row = (tid >> 3) + 32 * q, ch = tid & 7;
+    for (int q = 0; q < 8; ++q) {
+      const int row = (tid >> 3) + 16 * q, ch = tid & 7;
       cp_async16(st + row * 128 + ((ch ^ (row & 7)) << 4), tok + q * src.tok_q_stride);
     }
-    cp_async16(st + kTokBytes + tid * 16, src.w + ks * (kBK / 2));
-    if (tid < kSlots) cp_async4(st + kTokBytes + kWBytes + tid * 4, src.sf + int64_t{ks} * 512);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) cp_async16(st + kTokBytes + (tid + kThreads * h) * 16, src.w[h] + ks * (kBK / 2));
+    cp_async4(st + kTokBytes + kWBytes + tid * 4, src.sf + int64_t{ks} * 512);
   }
 
-  __device__ __forceinline__ static void compute_stage(const uint8_t* st, float (&acc)[kRegs], int warp_w, int warp_t,
-                                                       int lane) {
+  __device__ __forceinline__ static void compute_stage(const uint8_t* st, float (&acc)[kRegs], int warp_w, int lane) {
     const int g = lane >> 2, t = lane & 3;
     const uint8_t* w = st + kTokBytes;
     const uint8_t* sf = w + kWBytes;
@@ -160,35 +176,37 @@ struct Kernel {
         sc[mt][hr] = fp4::e4m3_to_half2_bcast(sf[slot * 4 + t]);
       }
     const uint32_t tok = smem_u32(st);
+    // All 16 A registers of the chunk first (both words of the 4 rows), then per k16 step all 8
+    // ldmatrix.x4 before its 32 MMAs: loads and decode run ahead of the tensor pipe.
+    uint32_t a[2][2][8];
 #pragma unroll
-    for (int word = 0; word < 2; ++word) {
-      uint32_t a[2][2][4];
+    for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
-      for (int mt = 0; mt < 2; ++mt)
+      for (int hr = 0; hr < 2; ++hr)
 #pragma unroll
-        for (int hr = 0; hr < 2; ++hr) {
+        for (int word = 0; word < 2; ++word) {
           uint32_t raw[4];
           fp4::e2m1x8_to_raw_half2x4(word ? pk[mt][hr].y : pk[mt][hr].x, raw);
 #pragma unroll
-          for (int i = 0; i < 4; ++i) a[mt][hr][i] = fp4::hmul2_u32(raw[i], sc[mt][hr]);
+          for (int i = 0; i < 4; ++i) a[mt][hr][4 * word + i] = fp4::hmul2_u32(raw[i], sc[mt][hr]);
         }
 #pragma unroll
-      for (int jj = 0; jj < 2; ++jj) {
-        const int j = word * 2 + jj;  // k16 step within the chunk
+    for (int j = 0; j < 4; ++j) {  // k16 step within the chunk
+      uint32_t b[8][4];
 #pragma unroll
-        for (int pp = 0; pp < 4; ++pp) {  // two n8 token tiles per ldmatrix.x4
-          const int trow = warp_t * 64 + (2 * pp + (lane >> 4)) * 8 + (lane & 7);
-          const int ch = 2 * j + ((lane >> 3) & 1);
-          uint32_t b[4];
-          ldmatrix_x4(tok + trow * 128 + ((ch ^ (trow & 7)) << 4), b[0], b[1], b[2], b[3]);
-#pragma unroll
-          for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-            for (int h = 0; h < 2; ++h)
-              mma16816(&acc[(mt * 8 + 2 * pp + h) * 4], a[mt][0][2 * jj], a[mt][1][2 * jj], a[mt][0][2 * jj + 1],
-                       a[mt][1][2 * jj + 1], b[2 * h], b[2 * h + 1]);
-        }
+      for (int pp = 0; pp < 8; ++pp) {  // two n8 token tiles per ldmatrix.x4
+        const int trow = (2 * pp + (lane >> 4)) * 8 + (lane & 7);
+        const int ch = 2 * j + ((lane >> 3) & 1);
+        ldmatrix_x4(tok + trow * 128 + ((ch ^ (trow & 7)) << 4), b[pp][0], b[pp][1], b[pp][2], b[pp][3]);
       }
+#pragma unroll
+      for (int pp = 0; pp < 8; ++pp)
+#pragma unroll
+        for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+            mma16816(&acc[(mt * 16 + 2 * pp + h) * 4], a[mt][0][2 * j], a[mt][1][2 * j], a[mt][0][2 * j + 1],
+                     a[mt][1][2 * j + 1], b[pp][2 * h], b[pp][2 * h + 1]);
     }
   }
 };
@@ -200,8 +218,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   extern __shared__ __align__(128) uint8_t smem[];
   using K = Kernel<NB>;
   const Tile first = sched.at(static_cast<int>(blockIdx.x));
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  const int warp_w = warp & 3, warp_t = warp >> 2;
+  const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
 
   float acc[kRegs];
 #pragma unroll
@@ -220,7 +237,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     const int next = it + kStages - 1;
     if (next < steps) K::load_stage(smem + (next % kStages) * kStageBytes, src, k0 + next);
     cp_async_commit();
-    K::compute_stage(smem + (it % kStages) * kStageBytes, acc, warp_w, warp_t, lane);
+    K::compute_stage(smem + (it % kStages) * kStageBytes, acc, warp_w, lane);
   }
   cp_async_wait<0>();
 
@@ -230,19 +247,19 @@ __global__ void __launch_bounds__(kThreads, 2)
 
   const int g = lane >> 2, t = lane & 3;
 #pragma unroll
-  for (int nt = 0; nt < 8; ++nt)
+  for (int nt = 0; nt < 16; ++nt)
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
-      const int64_t m = tile.m0 + warp_t * 64 + nt * 8 + 2 * t + (r & 1);
+      const int64_t m = tile.m0 + nt * 8 + 2 * t + (r & 1);
       const int rr = g + 8 * (r >> 1);
       if constexpr (NB == 1) {
 #pragma unroll
         for (int mt = 0; mt < 2; ++mt)
-          store_output<1>(p, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr, acc[(mt * 8 + nt) * 4 + r] * fp4::kRawScale,
+          store_output<1>(p, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr, acc[(mt * 16 + nt) * 4 + r] * fp4::kRawScale,
                           0.0f);
       } else {
         store_output<2>(p, tile.l, m, tile.n0 + warp_w * 16 + rr, acc[nt * 4 + r] * fp4::kRawScale,
-                        acc[(8 + nt) * 4 + r] * fp4::kRawScale);
+                        acc[(16 + nt) * 4 + r] * fp4::kRawScale);
       }
     }
 }
@@ -275,7 +292,8 @@ class MmaRunner final : public Runner {
   }
   void run(cudaStream_t stream) override {
     const int64_t n_dec = m_args.l * m_pad * (m_args.k / 16);
-    decode_tokens_kernel<<<static_cast<unsigned>((n_dec + 255) / 256), 256, 0, stream>>>(
+    decode_tokens_kernel<<<static_cast<unsigned>((n_dec + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
+                           stream>>>(
         m_args.a, m_args.sfa, m_tokens.get<__half>(), m_args.m, m_pad, m_args.k, m_args.l);
     CUDA_CHECK_LAUNCH();
     mma_gemm_kernel<NB><<<static_cast<unsigned>(m_sched.blocks()), kThreads, kSmemBytes, stream>>>(

@@ -10,7 +10,7 @@
 //   its N side. A timed pre-pass decodes A once to exact FP16; the main loop streams packed B and
 //   its scales through a 4-stage cp.async ring and decodes them in registers straight into A
 //   fragments (shift trick + HMUL2). CTA tile 128 weights x 128 tokens, K step 64, split-K with a
-//   deterministic fixup when the output tiles do not fill the GPU.
+//   FP32 reductions in a workspace when the output tiles do not fill the GPU.
 //   Timed region: both launches (token decode, main loop). prepare allocates the token workspace
 //   and the split-K workspace and zeroes the split-K counters.
 //   Run just this variant: nvfp4bench --problem gemm --shape 128x7168x16384 --variant tensor-core
