@@ -11,7 +11,7 @@
 //       sum_k a*b = (2*dp4a(pos, 2b) - dp4a(mag, 2b)) / 4      (exact integers, |.| <= 2304).
 //   Cost per 8 elements: 1 LOP3 + 2 SHF + 4 PRMT + 4 IDP4A = 11 integer instructions, no LUT in
 //   local memory, no branches. (Checked on the host against all codes by an instruction emulator.)
-// Scales: cvt.rn.f16x2.e4m3x2 (sm_89+, 1 instruction per 2 scales), exact bit fallback otherwise.
+// Scales: fp4::e4m3x2_to_half2 (cvt.rn.f16x2.e4m3x2 on sm_89+, exact bit fallback otherwise).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -22,6 +22,7 @@
 
 #include "core/device_info.hpp"
 #include "core/problem.hpp"
+#include "../common/fp4_decode.cuh"
 
 namespace nvfp4::gemv_detail {
 
@@ -90,22 +91,8 @@ __device__ __forceinline__ uint2 e2m1x8_to_int8x2(uint32_t w) {
   return make_uint2(__vsub4(pos_lo, neg_lo), __vsub4(pos_hi, neg_hi));  // one of each pair is 0
 }
 
-// Two e4m3 codes (low byte -> .x) to FP16x2, exact.
-__device__ __forceinline__ __half2 e4m3x2_to_half2(uint32_t codes16) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-  uint32_t r;
-  const unsigned short h = static_cast<unsigned short>(codes16);
-  asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(r) : "h"(h));
-  return *reinterpret_cast<__half2*>(&r);
-#else
-  // S EEEE MMM -> FP16 S 0EEEE MMM0000000 is the value * 2^-8 (normals and subnormals alike).
-  // NaN codes (0x7F/0xFF) become 1.75 * 2^8 here; the sm_89+ path returns NaN.
-  const uint32_t lo = codes16 & 0xFFu, hi = (codes16 >> 8) & 0xFFu;
-  const uint32_t bits = ((lo & 0x80u) << 8) | ((lo & 0x7Fu) << 7) | ((hi & 0x80u) << 24) | ((hi & 0x7Fu) << 23);
-  __half2 v = *reinterpret_cast<const __half2*>(&bits);
-  return __hmul2(v, __float2half2_rn(256.0f));
-#endif
-}
+// Two e4m3 codes (low byte -> .x) to FP16x2, exact: kernels/common/fp4_decode.cuh.
+using fp4::e4m3x2_to_half2;
 
 __device__ __forceinline__ float2 e4m3x2_to_float2(uint32_t codes16) {
   return __half22float2(e4m3x2_to_half2(codes16));

@@ -66,18 +66,8 @@ struct Buf {
   uint32_t s[2];    // their two scale bytes
 };
 
-// Shift trick: 8 nibbles -> 4 half2 holding value * 2^-14; half2 j = (nibble j, nibble j+4).
-__device__ __forceinline__ void decode_raw(uint32_t w, uint32_t (&h)[4]) {
-  h[0] = ((w << 12) & 0x80008000u) | ((w << 9) & 0x0E000E00u);
-  h[1] = ((w << 8) & 0x80008000u) | ((w << 5) & 0x0E000E00u);
-  h[2] = ((w << 4) & 0x80008000u) | ((w << 1) & 0x0E000E00u);
-  h[3] = (w & 0x80008000u) | ((w >> 3) & 0x0E000E00u);
-}
-
-__device__ __forceinline__ uint32_t hmul2_u32(uint32_t x, __half2 s) {
-  __half2 v = __hmul2(*reinterpret_cast<const __half2*>(&x), s);
-  return *reinterpret_cast<uint32_t*>(&v);
-}
+// Shift trick (fp4_decode.cuh): 8 nibbles -> 4 half2 holding value * 2^-14; half2 j = (nibble j, j+4).
+using fp4::hmul2_u32;
 
 __device__ __forceinline__ void mma16816(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
                                          uint32_t b0, uint32_t b1) {
@@ -137,8 +127,8 @@ __device__ __forceinline__ void compute_step(const Ctx& x, const Buf& buf, int s
     const __half2 s0 = w < 2 ? __low2half2(sa0) : __high2half2(sa0);  // block 2c + w/2
     const __half2 s1 = w < 2 ? __low2half2(sa1) : __high2half2(sa1);
     uint32_t h0[4], h1[4];
-    decode_raw(w0[w], h0);
-    decode_raw(w1[w], h1);
+    fp4::e2m1x8_to_raw_half2x4(w0[w], h0);
+    fp4::e2m1x8_to_raw_half2x4(w1[w], h1);
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       h0[j] = hmul2_u32(h0[j], s0);
