@@ -109,8 +109,9 @@ struct Tile {
 };
 
 // Output tiles of kTokens x kCols over (batch, weight tile, token tile), each K range cut into
-// `splits` nearly equal runs of K steps. Block order: token tile fastest (CTAs next to each other
-// share a weight tile in L2), then split, then weight tile, then batch.
+// `splits` nearly equal runs of K steps. Block order: split fastest (the splits of one tile are
+// consecutive blocks: one thread-block cluster, see splitk_reduce), then token tile (CTAs next to
+// each other share a weight tile in L2), then weight tile, then batch.
 struct SplitKScheduler {
   int tiles_t = 1, tiles_n = 1, l = 1;
   int k_steps = 1, splits = 1;
@@ -120,15 +121,14 @@ struct SplitKScheduler {
   __host__ __device__ int64_t blocks() const { return output_tiles() * splits; }
   __device__ Tile at(int block) const {
     Tile t;
-    const int tt = block % tiles_t;
-    int rest = block / tiles_t;
-    t.split = rest % splits;
-    rest /= splits;
+    t.split = block % splits;
+    t.tile = block / splits;
+    const int tt = t.tile % tiles_t;
+    const int rest = t.tile / tiles_t;
     const int tn = rest % tiles_n;
     t.l = rest / tiles_n;
     t.m0 = tt * tile_tokens;
     t.n0 = tn * tile_cols;
-    t.tile = (t.l * tiles_n + tn) * tiles_t + tt;
     t.k_step_begin = k_steps * t.split / splits;
     t.k_step_end = k_steps * (t.split + 1) / splits;
     return t;
@@ -142,68 +142,80 @@ struct SplitKScheduler {
   }
 };
 
-// Splits for `tiles` output tiles of `k_steps` K steps when `slots` CTAs fit on the GPU at once:
-// the most splits that still fit in ONE wave (tiles * splits <= slots), keeping at least
-// `min_steps` K steps per split. More waves of shorter splits looked cheaper by K steps alone but
-// every split adds a partial tile to write and read back (gemm 128x7168x16384 on an H100: 14
-// splits in 3 waves ran slower than 4 splits in one).
-inline int choose_splits(int64_t tiles, int k_steps, int64_t slots, int min_steps = 4, int max_splits = 16) {
+// Splits for `tiles` output tiles of `k_steps` K steps: the most splits (at most kMaxSplits,
+// the portable cluster size) that still fit in ONE wave, `slots(s)` being how many CTAs run at once
+// in clusters of s, keeping at least `min_steps` K steps per split. More waves of shorter splits
+// looked cheaper by K steps alone, but every split adds a partial tile to reduce (gemm
+// 128x7168x16384 on an H100: 14 splits in 3 waves ran slower than 4 in one).
+inline constexpr int kMaxSplits = 8;
+template <class SlotsFn>
+int choose_splits(int64_t tiles, int k_steps, SlotsFn slots, int min_steps = 4) {
   int best = 1;
-  for (int s = 2; s <= max_splits && k_steps / s >= min_steps && tiles * s <= slots; ++s) best = s;
+  for (int s = 2; s <= kMaxSplits && k_steps / s >= min_steps; ++s)
+    if (tiles * s <= slots(s)) best = s;
   return best;
 }
 
-// ---- split-K fixup ----
-// Every CTA of a split tile adds its kRegs accumulators per thread into the tile's FP32 workspace
-// (zero between launches; layout [reg][thread], coalesced) with fire-and-forget reductions
-// (red.global.add, 4 floats at a time on sm_90+), then counts itself in. The last to arrive reads
-// the sums back, zeroes the workspace for the next launch, resets the counter and alone runs the
-// epilogue. Returns false for the CTAs that are done.
-// The order of the FP32 additions across splits is not fixed: where a sum is not exact in FP32
-// (scales far from powers of two) its last bit may differ between runs, within one FP16 ulp of
-// the output. gpu-mode's gemm data sums exactly, so there it is bit-reproducible.
-// (A first version stored every split's partial and let the last CTA sum all slices in order:
-// deterministic, but that CTA then read splits x 64 KB alone, ~0.6 us per slice on an H100.)
-template <int kThreads, int kRegs>
-__device__ __forceinline__ bool splitk_fixup(float (&acc)[kRegs], const Tile& t, int splits, float* workspace,
-                                             int* counters) {
-  static_assert(kRegs % 4 == 0, "accumulators in float4s");
-  if (splits == 1) return true;
-  __shared__ int s_last;
-  float4* ws = reinterpret_cast<float4*>(workspace) + int64_t{t.tile} * (kThreads * kRegs / 4);
-#pragma unroll
-  for (int q = 0; q < kRegs / 4; ++q) {
-    float4* dst = &ws[q * kThreads + threadIdx.x];
+// ---- split-K reduction over a cluster ----
+// The `splits` CTAs of one output tile form one thread-block cluster (sm_90+). After its main loop
+// each CTA stores its kRegs accumulators per thread to its own shared memory (`red`, kThreads *
+// kRegs floats, as float4 [q][thread]); after a cluster barrier CTA rank c sums, for its share of
+// the accumulator registers, the values of all CTAs in rank order through distributed shared
+// memory (deterministic: the same order whichever CTA finishes first), and writes the outputs of
+// that share; a second barrier keeps every CTA's shared memory alive until all have read it.
+// Registers are shared out in units of kUnit consecutive registers (a unit holds whole outputs:
+// dual_gemm's x1 and x2 of an output sit in the same unit). `epi(acc, u0, u1)` writes the outputs
+// of units [u0, u1) from acc. No global workspace, no atomics, nothing to reset between launches.
+// (Before: partial tiles in a global workspace, first summed by the last CTA alone, then with
+// red.global.add: ~10 us of a 31 us gemm 128x7168x2048 on an H100 went to that reduction.)
+template <int kThreads, int kRegs, int kUnit, class Epi>
+__device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, int splits, Epi&& epi) {
+  static_assert(kRegs % kUnit == 0 && kUnit % 4 == 0, "units of whole float4s");
+  constexpr int kUnits = kRegs / kUnit;
+  if (splits == 1) {
+    epi(acc, 0, kUnits);
+    return;
+  }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    atomicAdd(dst, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
-#else
-    atomicAdd(&dst->x, acc[4 * q]);
-    atomicAdd(&dst->y, acc[4 * q + 1]);
-    atomicAdd(&dst->z, acc[4 * q + 2]);
-    atomicAdd(&dst->w, acc[4 * q + 3]);
-#endif
-  }
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const int arrived = atomicAdd(&counters[t.tile], 1);
-    s_last = arrived == splits - 1;
-    if (s_last) counters[t.tile] = 0;
-  }
-  __syncthreads();
-  if (!s_last) return false;
-  __threadfence();
+  float4* mine = reinterpret_cast<float4*>(red);
 #pragma unroll
-  for (int q = 0; q < kRegs / 4; ++q) {
-    float4* src = &ws[q * kThreads + threadIdx.x];
-    const float4 v = __ldcg(src);
-    __stcg(src, make_float4(0.0f, 0.0f, 0.0f, 0.0f));
-    acc[4 * q] = v.x;
-    acc[4 * q + 1] = v.y;
-    acc[4 * q + 2] = v.z;
-    acc[4 * q + 3] = v.w;
+  for (int q = 0; q < kRegs / 4; ++q)
+    mine[q * kThreads + threadIdx.x] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const int u0 = static_cast<int>(rank) * kUnits / splits, u1 = (static_cast<int>(rank) + 1) * kUnits / splits;
+  const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(mine));
+#pragma unroll
+  for (int u = 0; u < kUnits; ++u) {
+    if (u < u0 || u >= u1) continue;
+#pragma unroll
+    for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) {
+      float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      const uint32_t off = local + static_cast<uint32_t>((q * kThreads + threadIdx.x) * sizeof(float4));
+      for (int c = 0; c < splits; ++c) {
+        uint32_t remote;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(off), "r"(c));
+        float4 v;
+        asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "r"(remote));
+        sum.x += v.x;
+        sum.y += v.y;
+        sum.z += v.z;
+        sum.w += v.w;
+      }
+      acc[4 * q] = sum.x;
+      acc[4 * q + 1] = sum.y;
+      acc[4 * q + 2] = sum.z;
+      acc[4 * q + 3] = sum.w;
+    }
   }
-  return true;
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  epi(acc, u0, u1);
+#else
+  __trap();  // the host never splits K without clusters (splits_supported)
+#endif
 }
 
 // ---- epilogues ----
@@ -235,30 +247,77 @@ __device__ __forceinline__ void store_output(const GemmArgs& p, int64_t l, int64
 
 namespace nvfp4::gemm {
 
-// Workspace and tile counters of a split-K launch (empty when splits == 1). Allocated and zeroed
-// in prepare (untimed); every launch leaves both at zero again.
-struct SplitKBuffers {
-  DeviceBuffer workspace, counters;
-  SplitKBuffers() = default;
-  SplitKBuffers(const SplitKScheduler& s, int threads, int regs, cudaStream_t stream) {
-    if (s.splits == 1) return;
-    workspace = DeviceBuffer(static_cast<size_t>(s.output_tiles()) * threads * regs * sizeof(float));
-    counters = DeviceBuffer(static_cast<size_t>(s.output_tiles()) * sizeof(int));
-    CUDA_CHECK(cudaMemsetAsync(workspace.get(), 0, workspace.bytes(), stream));
-    CUDA_CHECK(cudaMemsetAsync(counters.get(), 0, counters.bytes(), stream));
-  }
-};
-
-// CTAs of `kernel` that fit on the current device at once (occupancy x SMs), after raising its
-// dynamic shared-memory limit to `smem`.
-template <class Kernel>
-int64_t resident_ctas(Kernel kernel, int threads, size_t smem) {
-  int dev = 0, sms = 0, occ = 0;
+// True where K can be split: clusters (sm_90+) carry the reduction.
+inline bool splits_supported() {
+  int dev = 0, major = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  return major >= 9;
+}
+
+// CTAs of `kernel` that run at once on the current device in clusters of `cluster` CTAs (the
+// dynamic shared-memory limit raised to `smem` first).
+template <class Kernel>
+int64_t resident_ctas(Kernel kernel, int threads, size_t smem, int cluster) {
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, threads, smem));
-  return static_cast<int64_t>(std::max(occ, 1)) * sms;
+  if (cluster == 1) {
+    int dev = 0, sms = 0, occ = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, threads, smem));
+    return static_cast<int64_t>(occ) * sms;
+  }
+  if (cluster > 8) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+  cfg.gridDim = dim3(static_cast<unsigned>(cluster));
+  cfg.blockDim = dim3(static_cast<unsigned>(threads));
+  cfg.dynamicSmemBytes = smem;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  int clusters = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg));
+  return static_cast<int64_t>(clusters) * cluster;
+}
+
+// Launches `kernel` with `blocks` CTAs in clusters of `cluster` along x.
+template <class Kernel, class... Args>
+void launch_clustered(Kernel kernel, int64_t blocks, int threads, size_t smem, int cluster, cudaStream_t stream,
+                      Args... args) {
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+  cfg.gridDim = dim3(static_cast<unsigned>(blocks));
+  cfg.blockDim = dim3(static_cast<unsigned>(threads));
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
+}
+
+// The split-K scheduler of a kernel whose CTA tile is tile_tokens x tile_cols with K steps of
+// k_step, for one GEMM: one-wave split count from the cluster occupancy of `kernel`.
+template <class Kernel>
+SplitKScheduler make_scheduler(Kernel kernel, int threads, size_t smem, const GemmArgs& p, int tile_tokens,
+                               int tile_cols, int k_step, int min_steps) {
+  SplitKScheduler s;
+  s.tile_tokens = tile_tokens;
+  s.tile_cols = tile_cols;
+  s.tiles_t = static_cast<int>((p.m + tile_tokens - 1) / tile_tokens);
+  s.tiles_n = static_cast<int>((p.n + tile_cols - 1) / tile_cols);
+  s.l = static_cast<int>(p.l);
+  s.k_steps = static_cast<int>(p.k / k_step);
+  resident_ctas(kernel, threads, smem, 1);  // raises the shared-memory limit
+  if (splits_supported())
+    s.splits = choose_splits(s.output_tiles(), s.k_steps,
+                             [&](int c) { return resident_ctas(kernel, threads, smem, c); }, min_steps);
+  return s;
 }
 
 }  // namespace nvfp4::gemm

@@ -21,7 +21,8 @@
 //      operands agree on which element sits in which k slot: any permutation of K is allowed
 //      because every value already carries its own scale.
 //      Tokens: ldmatrix.x4 from a 128-byte-row tile swizzled by 16-byte chunk (chunk ^ row % 8).
-//   Split-K (gemm_common.cuh) fills the GPU when there are fewer output tiles than CTA slots.
+//   Split-K (gemm_common.cuh: the splits of a tile form a cluster and reduce through distributed
+//   shared memory) fills the GPU when there are fewer output tiles than CTA slots.
 //   Epilogue: acc * 2^14 (the decode's raw scale), then the FP16 store (gemm) or silu(x1)*x2
 //   (dual: B1 and B2 rows of the same columns sit in one lane's two m16 tiles).
 #pragma once
@@ -51,7 +52,9 @@ inline constexpr int kWBytes = kSlots * kBK / 2;     // 4 KB, 32-byte rows
 inline constexpr int kSfBytes = kSlots * kBK / 16;   // 512 B, 4 bytes per row
 inline constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
 inline constexpr int kSmemBytes = kStages * kStageBytes;
-inline constexpr int kRegs = 128;  // accumulators per thread: 2 m16 x 16 n8 tiles x 4
+inline constexpr int kRegs = 128;  // accumulators per thread: 16 n8 x 2 m16 tiles x 4, acc[(nt*2+mt)*4+r]
+inline constexpr int kUnit = 8;    // registers of one n8 tile (both m16 tiles): the split-K share unit
+static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
 
 // ---- pass 1: tokens to FP16 in fragment order ----
 
@@ -205,7 +208,7 @@ struct Kernel {
         for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
           for (int h = 0; h < 2; ++h)
-            mma16816(&acc[(mt * 16 + 2 * pp + h) * 4], a[mt][0][2 * j], a[mt][1][2 * j], a[mt][0][2 * j + 1],
+            mma16816(&acc[((2 * pp + h) * 2 + mt) * 4], a[mt][0][2 * j], a[mt][1][2 * j], a[mt][0][2 * j + 1],
                      a[mt][1][2 * j + 1], b[pp][2 * h], b[pp][2 * h + 1]);
     }
   }
@@ -213,8 +216,7 @@ struct Kernel {
 
 template <int NB>
 __global__ void __launch_bounds__(kThreads, 2)
-    mma_gemm_kernel(GemmArgs p, const __half* __restrict__ tokens, int64_t m_pad, SplitKScheduler sched,
-                    float* workspace, int* counters) {
+    mma_gemm_kernel(GemmArgs p, const __half* __restrict__ tokens, int64_t m_pad, SplitKScheduler sched) {
   extern __shared__ __align__(128) uint8_t smem[];
   using K = Kernel<NB>;
   const Tile first = sched.at(static_cast<int>(blockIdx.x));
@@ -241,27 +243,32 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
   cp_async_wait<0>();
 
+  __syncthreads();  // the stage buffers are free: the split-K exchange may reuse them
+
   // The tile again rather than kept live through the main loop (registers are at the cap there).
   const Tile tile = sched.at(static_cast<int>(blockIdx.x));
-  if (!splitk_fixup<kThreads, kRegs>(acc, tile, sched.splits, workspace, counters)) return;
-
   const int g = lane >> 2, t = lane & 3;
+  splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.splits,
+                                        [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
-  for (int nt = 0; nt < 16; ++nt)
+    for (int nt = 0; nt < 16; ++nt) {
+      if (nt < u0 || nt >= u1) continue;
 #pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      const int64_t m = tile.m0 + nt * 8 + 2 * t + (r & 1);
-      const int rr = g + 8 * (r >> 1);
-      if constexpr (NB == 1) {
+      for (int r = 0; r < 4; ++r) {
+        const int64_t m = tile.m0 + nt * 8 + 2 * t + (r & 1);
+        const int rr = g + 8 * (r >> 1);
+        if constexpr (NB == 1) {
 #pragma unroll
-        for (int mt = 0; mt < 2; ++mt)
-          store_output<1>(p, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr, acc[(mt * 16 + nt) * 4 + r] * fp4::kRawScale,
-                          0.0f);
-      } else {
-        store_output<2>(p, tile.l, m, tile.n0 + warp_w * 16 + rr, acc[nt * 4 + r] * fp4::kRawScale,
-                        acc[(16 + nt) * 4 + r] * fp4::kRawScale);
+          for (int mt = 0; mt < 2; ++mt)
+            store_output<1>(p, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr, v[(nt * 2 + mt) * 4 + r] * fp4::kRawScale,
+                            0.0f);
+        } else {
+          store_output<2>(p, tile.l, m, tile.n0 + warp_w * 16 + rr, v[(nt * 2) * 4 + r] * fp4::kRawScale,
+                          v[(nt * 2 + 1) * 4 + r] * fp4::kRawScale);
+        }
       }
     }
+  });
 }
 
 // ---- host ----
@@ -277,28 +284,18 @@ inline std::string unsupported(const DeviceInfo& dev, const Dims& d) {
 template <int NB>
 class MmaRunner final : public Runner {
  public:
-  MmaRunner(const GemmOperands& g, cudaStream_t stream) : m_args(make_args(g, NB)) {
+  MmaRunner(const GemmOperands& g, cudaStream_t) : m_args(make_args(g, NB)) {
     m_pad = (m_args.m + kTokens - 1) / kTokens * kTokens;
     m_tokens = DeviceBuffer(static_cast<size_t>(m_args.l * m_pad * m_args.k) * sizeof(__half));
-    m_sched.tiles_t = static_cast<int>(m_pad / kTokens);
-    m_sched.tile_tokens = kTokens;
-    m_sched.tile_cols = kSlots / NB;
-    m_sched.tiles_n = static_cast<int>((m_args.n + m_sched.tile_cols - 1) / m_sched.tile_cols);
-    m_sched.l = static_cast<int>(m_args.l);
-    m_sched.k_steps = static_cast<int>(m_args.k / kBK);
-    const int64_t slots = resident_ctas(mma_gemm_kernel<NB>, kThreads, kSmemBytes);
-    m_sched.splits = choose_splits(m_sched.output_tiles(), m_sched.k_steps, slots);
-    m_split = SplitKBuffers(m_sched, kThreads, kRegs, stream);
+    m_sched = make_scheduler(mma_gemm_kernel<NB>, kThreads, kSmemBytes, m_args, kTokens, kSlots / NB, kBK, 4);
   }
   void run(cudaStream_t stream) override {
     const int64_t n_dec = m_args.l * m_pad * (m_args.k / 16);
     decode_tokens_kernel<<<static_cast<unsigned>((n_dec + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
-                           stream>>>(
-        m_args.a, m_args.sfa, m_tokens.get<__half>(), m_args.m, m_pad, m_args.k, m_args.l);
+                           stream>>>(m_args.a, m_args.sfa, m_tokens.get<__half>(), m_args.m, m_pad, m_args.k, m_args.l);
     CUDA_CHECK_LAUNCH();
-    mma_gemm_kernel<NB><<<static_cast<unsigned>(m_sched.blocks()), kThreads, kSmemBytes, stream>>>(
-        m_args, m_tokens.get<__half>(), m_pad, m_sched, m_split.workspace.get<float>(), m_split.counters.get<int>());
-    CUDA_CHECK_LAUNCH();
+    launch_clustered(mma_gemm_kernel<NB>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.splits, stream, m_args,
+                     static_cast<const __half*>(m_tokens.get<__half>()), m_pad, m_sched);
   }
 
  private:
@@ -306,7 +303,6 @@ class MmaRunner final : public Runner {
   int64_t m_pad = 0;
   DeviceBuffer m_tokens;
   SplitKScheduler m_sched;
-  SplitKBuffers m_split;
 };
 
 }  // namespace nvfp4::gemm::mma

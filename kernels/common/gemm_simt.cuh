@@ -12,8 +12,8 @@
 //     consecutive rows). Both operands use the same k order (decode order), so no reordering.
 //   - Compute: thread (ty, tx) of a 16 x 16 grid owns 8 weight slots {4ty..4ty+3, 64+4ty..} and 8
 //     tokens {4tx.., 64+4tx..}: per k, four LDS.128 and 64 FFMA into 64 FP32 accumulators.
-//   - Split-K and epilogues from gemm_common.cuh; dual_gemm's x1 and x2 of one output are the
-//     thread's slot i and slot i + 4.
+//   - Split-K (cluster reduction) and epilogues from gemm_common.cuh; dual_gemm's x1 and x2 of
+//     one output are the thread's slot i and slot i + 4.
 #pragma once
 
 #include <cuda_fp16.h>
@@ -46,7 +46,7 @@ struct Staged {
 
 template <int NB>
 __global__ void __launch_bounds__(kThreads, 2)
-    simt_gemm_kernel(GemmArgs p, SplitKScheduler sched, float* workspace, int* counters) {
+    simt_gemm_kernel(GemmArgs p, SplitKScheduler sched) {
   extern __shared__ __align__(16) float fsmem[];
   using Slots = SlotMap<NB, 64>;
   const Tile tile = sched.at(static_cast<int>(blockIdx.x));
@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
   };
 
-  float acc[kRegs];  // acc[8 * i + j]: weight slot i, token j of this thread
+  float acc[kRegs];  // acc[8 * j + i]: token j, weight slot i of this thread (a token's 8 = one split-K unit)
 #pragma unroll
   for (int i = 0; i < kRegs; ++i) acc[i] = 0.0f;
 
@@ -108,26 +108,28 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
       for (int i = 0; i < 8; ++i)
 #pragma unroll
-        for (int j = 0; j < 8; ++j) acc[8 * i + j] = fmaf(wv[i], tv[j], acc[8 * i + j]);
+        for (int j = 0; j < 8; ++j) acc[8 * j + i] = fmaf(wv[i], tv[j], acc[8 * j + i]);
     }
     if (it + 1 < steps) store(next, (it + 1) & 1);
     __syncthreads();
   }
 
-  if (!splitk_fixup<kThreads, kRegs>(acc, tile, sched.splits, workspace, counters)) return;
-
+  // (the loop's last barrier: the shared tiles are free for the split-K exchange)
+  splitk_reduce<kThreads, kRegs, 8>(acc, fsmem, sched.splits, [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
-  for (int j = 0; j < 8; ++j) {
-    const int64_t m = tile.m0 + (j < 4 ? 4 * tx + j : 64 + 4 * tx + j - 4);
-    if constexpr (NB == 1) {
+    for (int j = 0; j < 8; ++j) {
+      if (j < u0 || j >= u1) continue;
+      const int64_t m = tile.m0 + (j < 4 ? 4 * tx + j : 64 + 4 * tx + j - 4);
+      if constexpr (NB == 1) {
 #pragma unroll
-      for (int i = 0; i < 8; ++i)
-        store_output<1>(p, tile.l, m, tile.n0 + (i < 4 ? 4 * ty + i : 64 + 4 * ty + i - 4), acc[8 * i + j], 0.0f);
-    } else {
+        for (int i = 0; i < 8; ++i)
+          store_output<1>(p, tile.l, m, tile.n0 + (i < 4 ? 4 * ty + i : 64 + 4 * ty + i - 4), v[8 * j + i], 0.0f);
+      } else {
 #pragma unroll
-      for (int i = 0; i < 4; ++i) store_output<2>(p, tile.l, m, tile.n0 + 4 * ty + i, acc[8 * i + j], acc[8 * (i + 4) + j]);
+        for (int i = 0; i < 4; ++i) store_output<2>(p, tile.l, m, tile.n0 + 4 * ty + i, v[8 * j + i], v[8 * j + i + 4]);
+      }
     }
-  }
+  });
 }
 
 // ---- host ----
@@ -142,27 +144,17 @@ inline std::string unsupported(const DeviceInfo& dev, const Dims& d) {
 template <int NB>
 class SimtRunner final : public Runner {
  public:
-  SimtRunner(const GemmOperands& g, cudaStream_t stream) : m_args(make_args(g, NB)) {
-    m_sched.tile_tokens = kTokens;
-    m_sched.tile_cols = kSlots / NB;
-    m_sched.tiles_t = static_cast<int>((m_args.m + kTokens - 1) / kTokens);
-    m_sched.tiles_n = static_cast<int>((m_args.n + m_sched.tile_cols - 1) / m_sched.tile_cols);
-    m_sched.l = static_cast<int>(m_args.l);
-    m_sched.k_steps = static_cast<int>(m_args.k / kBK);
-    const int64_t slots = resident_ctas(simt_gemm_kernel<NB>, kThreads, kSmemBytes);
-    m_sched.splits = choose_splits(m_sched.output_tiles(), m_sched.k_steps, slots, 8);
-    m_split = SplitKBuffers(m_sched, kThreads, kRegs, stream);
+  SimtRunner(const GemmOperands& g, cudaStream_t) : m_args(make_args(g, NB)) {
+    m_sched = make_scheduler(simt_gemm_kernel<NB>, kThreads, kSmemBytes, m_args, kTokens, kSlots / NB, kBK, 8);
   }
   void run(cudaStream_t stream) override {
-    simt_gemm_kernel<NB><<<static_cast<unsigned>(m_sched.blocks()), kThreads, kSmemBytes, stream>>>(
-        m_args, m_sched, m_split.workspace.get<float>(), m_split.counters.get<int>());
-    CUDA_CHECK_LAUNCH();
+    launch_clustered(simt_gemm_kernel<NB>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.splits, stream, m_args,
+                     m_sched);
   }
 
  private:
   GemmArgs m_args;
   SplitKScheduler m_sched;
-  SplitKBuffers m_split;
 };
 
 }  // namespace nvfp4::gemm::simt
