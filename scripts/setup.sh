@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian/Ubuntu machine lacks (build tools, CLI11, fmt, nlohmann-json,
-# GoogleTest, ccache), then configures and builds into ${BUILD_DIR:-build}.
+# GoogleTest, ccache, Chart.js), then configures and builds into ${BUILD_DIR:-build}.
 # The CUDA toolkit (nvcc, cuBLASLt, CUPTI) must already be installed (it is not a Debian package
 # we can pin); the script says so and stops when nvcc is missing.
 set -euo pipefail
@@ -16,6 +16,8 @@ command -v ccache >/dev/null 2>&1 || need+=(ccache)
 [ -d /usr/lib/x86_64-linux-gnu/cmake/fmt ] || [ -d /usr/lib/cmake/fmt ] || [ -d /usr/lib/aarch64-linux-gnu/cmake/fmt ] || need+=(libfmt-dev)
 [ -f /usr/include/nlohmann/json.hpp ] || need+=(nlohmann-json3-dev)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
+# Chart.js, embedded into the binary for the HTML report (CMakeLists.txt).
+[ -f /usr/share/javascript/chart.js/chart.min.js ] || need+=(libjs-chart.js)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

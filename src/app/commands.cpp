@@ -12,6 +12,8 @@
 #include "core/device_info.hpp"
 #include "measure/calibrate.hpp"
 #include "report/compare.hpp"
+#include "report/report.hpp"
+#include "report/report_read.hpp"
 
 namespace nvfp4 {
 
@@ -43,11 +45,41 @@ int compare_command(int argc, const char* const* argv) {
   app.add_option("--threshold", threshold, "percent change that counts as SLOWER/FASTER beyond noise")
       ->check(CLI::Range(0.0, 1000.0));
   app.add_option("--markdown", markdown, "also write the table as Markdown (for a pull-request comment)");
+  std::string html;
+  app.add_option("--html", html, "also write the regression view as a self-contained HTML page (ratios chart, table)");
   bool allow_noisy = false;
   app.add_flag("--allow-noisy", allow_noisy,
                "NOISY cases (noise beyond the tolerance cap) do not make the exit code non-zero");
   if (auto code = parse(app, argc, argv)) return *code;
-  return run_compare(base, fresh, threshold, markdown, std::cout, allow_noisy);
+  return run_compare(base, fresh, threshold, markdown, std::cout, allow_noisy, html);
+}
+
+int render_command(int argc, const char* const* argv) {
+  CLI::App app("Renders a saved JSON report as HTML, Markdown or CSV (no GPU needed); with no output, prints the "
+               "table. The files equal those the run itself would have written.",
+               "render");
+  std::string json_path;
+  OutputPaths out;
+  app.add_option("report", json_path, "JSON report (schema nvfp4bench.report/1)")->required();
+  app.add_option("--html", out.html, "write the self-contained HTML report");
+  app.add_option("--markdown", out.markdown, "write the Markdown report");
+  app.add_option("--csv", out.csv, "write the CSV report");
+  if (auto code = parse(app, argc, argv)) return *code;
+  ReportFile report;
+  try {
+    report = read_json_report(json_path);
+  } catch (const std::exception& e) {
+    std::cerr << "nvfp4bench: error: render: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  try {
+    if (out.html.empty() && out.markdown.empty() && out.csv.empty()) print_table(std::cout, report.results);
+    write_formats(report, out);
+  } catch (const std::exception& e) {
+    std::cerr << "nvfp4bench: error: render: " << e.what() << '\n';
+    return kExitRuntime;
+  }
+  return 0;
 }
 
 int calibrate_command(int argc, const char* const* argv) {

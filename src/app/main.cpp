@@ -133,6 +133,7 @@ int main(int argc, char** argv) {
   const std::string_view sub = argc > 1 ? argv[1] : "";
   if (sub == "compare") return compare_command(argc - 1, argv + 1);
   if (sub == "calibrate") return calibrate_command(argc - 1, argv + 1);
+  if (sub == "render") return render_command(argc - 1, argv + 1);
   try {
     const std::optional<RunPlan> plan = parse_command_line(argc, argv);
     if (!plan) return kExitOk;  // --help

@@ -102,7 +102,8 @@ std::optional<Flags> parse_flags(int argc, const char* const* argv) {
                "  nvfp4bench --problem group_gemm --shape 80x4096x7168,176x4096x7168\n"
                "  nvfp4bench --config configs/gpumode/gemv.json --json out.json\n"
                "  nvfp4bench list\n"
-               "  nvfp4bench compare BASE.json NEW.json [--threshold PCT] [--markdown FILE]   (see compare --help)\n"
+               "  nvfp4bench compare BASE.json NEW.json [--threshold PCT] [--markdown FILE] [--html FILE]   (see compare --help)\n"
+               "  nvfp4bench render REPORT.json [--html FILE] [--markdown FILE] [--csv FILE]   (no GPU needed)\n"
                "  nvfp4bench calibrate [--device N] [--json FILE]",
                "nvfp4bench"};
   Flags f;
@@ -140,6 +141,7 @@ std::optional<Flags> parse_flags(int argc, const char* const* argv) {
   opt("--json", f.json, "write a JSON report", "FILE");
   opt("--csv", f.csv, "write a CSV report", "FILE");
   opt("--markdown", f.markdown, "write a Markdown report", "FILE");
+  opt("--html", f.html, "write a self-contained HTML report (tables and charts, works offline)", "FILE");
   opt("--dump", f.dump, "write each case's inputs and outputs as .npy files into DIR", "DIR");
   opt("--device", f.device, "CUDA device index (default 0)", "N");
   CLI::App* list = app.add_subcommand("list", "list problems and variants");

@@ -177,6 +177,7 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
   if (f.json) check_writable(*f.json, "--json"), plan.outputs.json = *f.json;
   if (f.csv) check_writable(*f.csv, "--csv"), plan.outputs.csv = *f.csv;
   if (f.markdown) check_writable(*f.markdown, "--markdown"), plan.outputs.markdown = *f.markdown;
+  if (f.html) check_writable(*f.html, "--html"), plan.outputs.html = *f.html;
   if (f.dump) prepare_dump_dir(*f.dump), plan.outputs.dump_dir = *f.dump;
   return plan;
 }

@@ -32,7 +32,7 @@ struct CaseSpec {
 };
 
 struct OutputPaths {
-  std::string json, csv, markdown, dump_dir;
+  std::string json, csv, markdown, html, dump_dir;
 };
 
 enum class Command { run, list };

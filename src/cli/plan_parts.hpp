@@ -33,7 +33,7 @@ double flag_double(std::string_view flag, const std::string& text, bool positive
 // Raw flag values; empty optional = flag not given.
 struct Flags {
   std::optional<std::string> problem, config, seed, dist, rtol, atol, l2, warmup, min_samples, max_samples,
-      min_time, max_time, target_rse, role, json, csv, markdown, dump, device, timer, batch, sol;
+      min_time, max_time, target_rse, role, json, csv, markdown, html, dump, device, timer, batch, sol;
   std::vector<std::string> shapes, variants;
   bool verify_only = false, samples = false, profile = false, no_floor = false;
   bool list = false;  // the `list` subcommand

@@ -99,14 +99,16 @@ Counts count(const std::vector<CaseResult>& results) {
 }
 
 // Seed / dist shared by every case, for the settings block.
-std::optional<uint64_t> common_seed(const RunPlan& p) {
-  if (p.cases.empty()) return std::nullopt;
+std::optional<uint64_t> common_seed(const RunInfo& info) {
+  const RunPlan& p = info.plan;
+  if (p.cases.empty()) return info.seed;
   for (const CaseSpec& c : p.cases)
     if (c.seed != p.cases.front().seed) return std::nullopt;
   return p.cases.front().seed;
 }
-std::optional<Dist> common_dist(const RunPlan& p) {
-  if (p.cases.empty()) return std::nullopt;
+std::optional<Dist> common_dist(const RunInfo& info) {
+  const RunPlan& p = info.plan;
+  if (p.cases.empty()) return info.dist;
   for (const CaseSpec& c : p.cases)
     if (c.dist != p.cases.front().dist) return std::nullopt;
   return p.cases.front().dist;
@@ -116,8 +118,8 @@ std::string settings_line(const RunInfo& info) {
   const RunPlan& p = info.plan;
   const TimingOptions& t = p.timing;
   std::string s;
-  if (auto seed = common_seed(p)) s += fmt::format("seed {}, ", *seed);
-  if (auto dist = common_dist(p)) s += fmt::format("dist {}, ", to_string(*dist));
+  if (auto seed = common_seed(info)) s += fmt::format("seed {}, ", *seed);
+  if (auto dist = common_dist(info)) s += fmt::format("dist {}, ", to_string(*dist));
   s += fmt::format("rtol {:g}, atol {:g}, ", p.tolerance.rtol, p.tolerance.atol);
   if (p.timing_enabled)
     s += fmt::format("timer {}{}, batch {}, L2 {}, warmup {}, samples {}-{}, time {:g}-{:g} s, target RSE {:g}",

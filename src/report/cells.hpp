@@ -36,9 +36,10 @@ struct Counts {
 };
 Counts count(const std::vector<CaseResult>& results);
 
-// Seed / dist shared by every case (for the settings block), and the settings as one line.
-std::optional<uint64_t> common_seed(const RunPlan& p);
-std::optional<Dist> common_dist(const RunPlan& p);
+// Seed / dist shared by every case (for the settings block): from the plan's cases in a run, from
+// RunInfo::seed / dist in a report read back. And the settings as one line.
+std::optional<uint64_t> common_seed(const RunInfo& info);
+std::optional<Dist> common_dist(const RunInfo& info);
 std::string settings_line(const RunInfo& info);
 
 }  // namespace nvfp4::report

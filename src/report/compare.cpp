@@ -282,7 +282,8 @@ Verdict classify_change(double ratio, double threshold_pct, double base_noise, d
 }
 
 int run_compare(const std::string& base_path, const std::string& new_path, double threshold_pct,
-                const std::string& markdown_path, std::ostream& out, bool allow_noisy) {
+                const std::string& markdown_path, std::ostream& out, bool allow_noisy,
+                const std::string& html_path) {
   if (!(threshold_pct >= 0) || !std::isfinite(threshold_pct)) {
     std::cerr << fmt::format("nvfp4bench: error: compare: threshold must be a non-negative percentage, got {}\n", threshold_pct);
     return 2;
@@ -303,12 +304,14 @@ int run_compare(const std::string& base_path, const std::string& new_path, doubl
     const auto it = cur.index.find(b.key);
     std::string note;
     rows.push_back(compare_case(&b, it == cur.index.end() ? nullptr : &cur.entries[it->second], threshold_pct, note));
+    rows.back().note = note;
     notes.push_back(note);
   }
   for (const auto& n : cur.entries) {
     if (base.index.count(n.key)) continue;
     std::string note;
     rows.push_back(compare_case(nullptr, &n, threshold_pct, note));
+    rows.back().note = note;
     notes.push_back(note);
   }
 
@@ -353,10 +356,15 @@ int run_compare(const std::string& base_path, const std::string& new_path, doubl
   }
   out << summary << '\n';
 
-  if (!markdown_path.empty()) {
+  if (!markdown_path.empty() || !html_path.empty()) {
     try {
-      const std::string md = markdown(t, base_path, new_path, summary);
-      write_file_atomic(markdown_path, [&](std::ostream& f) { f << md; });
+      if (!markdown_path.empty()) {
+        const std::string md = markdown(t, base_path, new_path, summary);
+        write_file_atomic(markdown_path, [&](std::ostream& f) { f << md; });
+      }
+      if (!html_path.empty())
+        write_compare_html(html_path, CompareView{base_path, new_path, threshold_pct, summary,
+                                                  regression ? "REGRESSION" : noisy ? "NOISY" : "OK", rows});
     } catch (const std::exception& e) {
       std::cerr << "nvfp4bench: error: compare: " << e.what() << '\n';
       return 2;

@@ -54,7 +54,18 @@ struct CompareRow {
   double tolerance = 0;                  // relative tolerance the change was held to
   double noise_tolerance = 0;            // what the noise alone asked for (before the cap)
   Verdict verdict = Verdict::same;
+  std::string note;                      // why, for verdicts other than SAME / FASTER / SLOWER
 };
+
+// What `compare --html` shows (report/html_writer.cpp).
+struct CompareView {
+  std::string base_path, new_path;
+  double threshold_pct = 0;
+  std::string summary;                   // the summary line the terminal shows
+  std::string outcome;                   // "REGRESSION", "NOISY" or "OK"
+  std::vector<CompareRow> rows;          // base order, then the cases only NEW has
+};
+void write_compare_html(const std::string& path, const CompareView& view);
 
 /** Verdict for one case timed in both reports (the rule above): SAME, FASTER, SLOWER or NOISY.
  *  Noise in fractions, threshold in percent. */
@@ -63,10 +74,12 @@ Verdict classify_change(double ratio, double threshold_pct, double base_noise, d
 
 /**
  * Compares two report files and prints an aligned table and a summary line to `out`; writes the
- * same table as Markdown to `markdown_path` unless it is empty (temporary file + rename).
+ * same table as Markdown to `markdown_path` and the regression view (ratios chart, table) as
+ * HTML to `html_path` unless they are empty (temporary file + rename).
  * Errors go to stderr as one line. Returns 0, 4, 5 or 2 (see above).
  */
 int run_compare(const std::string& base_path, const std::string& new_path, double threshold_pct,
-                const std::string& markdown_path, std::ostream& out, bool allow_noisy = false);
+                const std::string& markdown_path, std::ostream& out, bool allow_noisy = false,
+                const std::string& html_path = "");
 
 }  // namespace nvfp4

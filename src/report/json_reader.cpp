@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -75,6 +77,34 @@ class Reader {
   std::string m_path;
 };
 
+// The clock record (measure/timing.hpp); the throttle-reason mask is only kept as text in the
+// JSON and is not read back.
+ClockRecord read_clocks(const Reader& rd, const Json& c, const std::string& w) {
+  ClockRecord ck;
+  if (!c.is_object()) rd.fail(w.substr(0, w.size() - 1), "must be an object");
+  if (!c.contains("before")) {
+    if (c.contains("note")) ck.note = rd.str(c, "note", w);
+    return ck;
+  }
+  auto sample = [&](const char* key) -> std::optional<ClockSample> {
+    const Json& v = rd.at(c, key, w);
+    if (v.is_null()) return std::nullopt;
+    const std::string ws = w + key + ".";
+    ClockSample cs;
+    cs.sm_mhz = static_cast<int>(rd.integer(v, "sm_mhz", ws));
+    cs.mem_mhz = static_cast<int>(rd.integer(v, "mem_mhz", ws));
+    cs.temp_c = static_cast<int>(rd.integer(v, "temp_c", ws));
+    cs.power_w = rd.opt_number(v, "power_w", ws).value_or(-1);
+    return cs;
+  };
+  ck.before = sample("before");
+  ck.after = sample("after");
+  ck.reference_sm_mhz = static_cast<int>(rd.integer(c, "reference_sm_mhz", w));
+  ck.min_sm_mhz = static_cast<int>(rd.integer(c, "min_sm_mhz", w));
+  ck.throttled_samples = static_cast<int>(rd.integer(c, "throttled_samples", w));
+  return ck;
+}
+
 CaseResult read_result(const Reader& rd, const Json& j, const std::string& where) {
   if (!j.is_object()) rd.fail(where.substr(0, where.size() - 1), "must be an object");
   CaseResult r;
@@ -145,6 +175,7 @@ CaseResult read_result(const Reader& rd, const Json& j, const std::string& where
     if (t.contains("outliers")) s.outliers = static_cast<int>(rd.integer(t, "outliers", w));
     if (t.contains("extra_samples")) tr.extra_samples = static_cast<int>(rd.integer(t, "extra_samples", w));
     tr.stop_reason = rd.str(t, "stop_reason", w);
+    if (t.contains("clocks")) tr.clocks = read_clocks(rd, t["clocks"], w + "clocks.");
     if (t.contains("samples_us")) {
       const Json& v = t["samples_us"];
       if (!v.is_array()) rd.fail(w + "samples_us", "must be an array");
@@ -167,14 +198,113 @@ CaseResult read_result(const Reader& rd, const Json& j, const std::string& where
   return r;
 }
 
+// "13.0" -> 13000 (CUDA's 1000*major + 10*minor); null -> 0.
+int cuda_version_number(const Reader& rd, const Json& j, const std::string& key, const std::string& where) {
+  const Json& v = rd.at(j, key, where);
+  if (v.is_null()) return 0;
+  int major = 0, minor = 0;
+  if (!v.is_string() || std::sscanf(v.get<std::string>().c_str(), "%d.%d", &major, &minor) != 2)
+    rd.fail(where + key, "must be a version \"MAJOR.MINOR\" or null");
+  return 1000 * major + 10 * minor;
+}
+
+std::optional<SolRates> read_rates(const Reader& rd, const Json& j, const std::string& key) {
+  const Json& v = rd.at(j, key, "");
+  if (v.is_null()) return std::nullopt;
+  const std::string w = key + ".";
+  return SolRates{rd.str(v, "gpu", w), rd.number(v, "hbm_gbps", w) * 1e9, rd.number(v, "tensor_tflops", w) * 1e12,
+                  rd.str(v, "kind", w)};
+}
+
+DeviceInfo read_device(const Reader& rd, const Json& d) {
+  const std::string w = "device.";
+  DeviceInfo dev;
+  dev.name = rd.str(d, "name", w);
+  if (std::sscanf(rd.str(d, "compute_capability", w).c_str(), "%d.%d", &dev.cc_major, &dev.cc_minor) != 2)
+    rd.fail(w + "compute_capability", "must be \"MAJOR.MINOR\"");
+  dev.sms = static_cast<int>(rd.integer(d, "sms", w));
+  dev.l2_bytes = rd.integer(d, "l2_bytes", w);
+  dev.mem_bytes = rd.integer(d, "memory_bytes", w);
+  dev.sm_clock_khz = static_cast<int>(std::lround(rd.number(d, "sm_clock_mhz", w) * 1000));
+  dev.mem_clock_khz = static_cast<int>(std::lround(rd.number(d, "mem_clock_mhz", w) * 1000));
+  dev.driver_version = cuda_version_number(rd, d, "driver_version", w);
+  dev.runtime_version = cuda_version_number(rd, d, "cuda_runtime_version", w);
+  if (const Json& v = rd.at(d, "cublaslt_version", w); v.is_string()) {
+    unsigned a = 0, b = 0, c = 0;
+    if (std::sscanf(v.get<std::string>().c_str(), "%u.%u.%u", &a, &b, &c) == 3) dev.cublaslt_version = a * 10000 + b * 100 + c;
+  }
+  return dev;
+}
+
+// settings{...} into the plan (outputs and cases stay empty) and RunInfo::seed / dist.
+void read_settings(const Reader& rd, const Json& s, RunInfo& info) {
+  const std::string w = "settings.";
+  RunPlan& p = info.plan;
+  if (const Json& c = rd.at(s, "config", w); !c.is_null()) p.config_path = rd.str(s, "config", w);
+  if (s.contains("seed")) info.seed = rd.uinteger(s, "seed", w);
+  if (s.contains("dist")) {
+    Dist d;
+    if (!parse_dist(rd.str(s, "dist", w), d)) rd.fail(w + "dist", "unknown distribution");
+    info.dist = d;
+  }
+  const Json& tol = rd.at(s, "tolerance", w);
+  p.tolerance.rtol = rd.number(tol, "rtol", w + "tolerance.");
+  p.tolerance.atol = rd.number(tol, "atol", w + "tolerance.");
+  const Json& t = rd.at(s, "timing", w);
+  const std::string wt = w + "timing.";
+  p.timing_enabled = rd.at(t, "enabled", wt).get<bool>();
+  if (!parse_timer(rd.str(t, "timer", wt), p.timing.timer)) rd.fail(wt + "timer", "unknown timer");
+  if (t.contains("timer_reason")) p.timer_reason = rd.str(t, "timer_reason", wt);  // since the cupti default
+  if (p.timer_reason == "built-in default") p.timer_reason.clear();  // the writer's text for ""
+  p.timing.batch = static_cast<int>(rd.integer(t, "batch", wt));
+  if (!parse_l2(rd.str(t, "l2", wt), p.timing.l2)) rd.fail(wt + "l2", "unknown L2 mode");
+  p.keep_samples = rd.at(t, "keep_samples", wt).get<bool>();
+  p.floor_enabled = rd.at(t, "floor", wt).get<bool>();
+  p.timing.warmup = static_cast<int>(rd.integer(t, "warmup", wt));
+  p.timing.min_samples = static_cast<int>(rd.integer(t, "min_samples", wt));
+  p.timing.max_samples = static_cast<int>(rd.integer(t, "max_samples", wt));
+  p.timing.min_time_s = rd.number(t, "min_time_s", wt);
+  p.timing.max_time_s = rd.number(t, "max_time_s", wt);
+  p.timing.target_rse = rd.number(t, "target_rse", wt);
+  for (const Json& v : rd.at(s, "variants", w))
+    if (v.is_string()) p.variants.push_back(v.get<std::string>());
+  p.device = static_cast<int>(rd.integer(s, "device_index", w));
+}
+
+void read_info(const Reader& rd, const Json& j, const ReportHeader& h, RunInfo& info) {
+  info.tool_version = h.tool_version;
+  info.git_sha = h.git_sha;
+  info.command_line = h.command_line;
+  info.timestamp = h.timestamp;
+  if (const Json& dev = rd.at(j, "device", ""); !dev.is_null()) info.device = read_device(rd, dev);
+  info.sol = read_rates(rd, j, "sol");
+  info.sol_spec = read_rates(rd, j, "sol_spec");
+  info.sol_source = rd.str(j, "sol_source", "");
+  if (const Json& m = rd.at(j, "sol_measured", ""); !m.is_null()) {
+    Calibration c;
+    c.hbm_read_gbps = rd.number(m, "hbm_gbps", "sol_measured.");
+    c.fp16_tensor_tflops = rd.number(m, "fp16_tensor_tflops", "sol_measured.");
+    c.fp4_tensor_tflops = rd.opt_number(m, "fp4_tensor_tflops", "sol_measured.");
+    c.notes = rd.str(m, "notes", "sol_measured.");
+    info.calibration = c;
+  }
+  read_settings(rd, rd.at(j, "settings", ""), info);
+}
+
 }  // namespace
 
 ReportFile read_json_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("{}: cannot open the report", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_json_report(text.str(), path);
+}
+
+ReportFile parse_json_report(const std::string& text, const std::string& path) {
   Json j;
   try {
-    j = Json::parse(in);
+    j = Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw std::runtime_error(one_line(fmt::format("{}: not valid JSON: {}", path, e.what())));
   }
@@ -198,6 +328,12 @@ ReportFile read_json_report(const std::string& path) {
   if (!results.is_array()) rd.fail("results", "must be an array");
   for (size_t i = 0; i < results.size(); ++i)
     out.results.push_back(read_result(rd, results[i], fmt::format("results[{}].", i)));
+  try {
+    read_info(rd, j, out.header, out.info);
+  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type (bool, array)
+    throw std::runtime_error(one_line(fmt::format("{}: {}", path, e.what())));
+  }
+  out.json = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return out;
 }
 

@@ -118,8 +118,8 @@ Json json_settings(const RunInfo& info) {
   const TimingOptions& t = p.timing;
   Json s;
   s["config"] = p.config_path.empty() ? Json(nullptr) : Json(p.config_path);
-  if (auto seed = common_seed(p)) s["seed"] = *seed;
-  if (auto dist = common_dist(p)) s["dist"] = to_string(*dist);
+  if (auto seed = common_seed(info)) s["seed"] = *seed;
+  if (auto dist = common_dist(info)) s["dist"] = to_string(*dist);
   s["tolerance"] = Json{{"rtol", p.tolerance.rtol}, {"atol", p.tolerance.atol}};
   s["timing"] = Json{{"enabled", p.timing_enabled},  {"timer", to_string(t.timer)},
                      {"timer_reason", p.timer_reason.empty() ? "built-in default" : p.timer_reason}, {"batch", t.batch},
@@ -164,7 +164,7 @@ std::string dump_json(const Json& j) {
 
 }  // namespace
 
-void write_json(const std::string& path, const RunInfo& info, const std::vector<CaseResult>& results) {
+std::string json_report_text(const RunInfo& info, const std::vector<CaseResult>& results) {
   Json j;
   j["schema"] = kReportSchema;
   j["tool"] = Json{{"name", "nvfp4bench"}, {"version", info.tool_version}, {"git_sha", info.git_sha}};
@@ -196,7 +196,11 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
   j["results"] = std::move(arr);
   const Counts n = count(results);
   j["summary"] = Json{{"pass", n.pass}, {"fail", n.fail}, {"skip", n.skip}, {"error", n.error}};
-  const std::string text = dump_json(j);
+  return dump_json(j);
+}
+
+void write_json(const std::string& path, const RunInfo& info, const std::vector<CaseResult>& results) {
+  const std::string text = json_report_text(info, results);
   write_file_atomic(path, [&](std::ostream& out) { out << text; });
 }
 

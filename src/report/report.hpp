@@ -5,6 +5,7 @@
 //   json_writer.cpp      JSON, schema "nvfp4bench.report/1" (read back by json_reader.cpp)
 //   csv_writer.cpp       CSV, the JSON records as flat columns
 //   markdown_writer.cpp  Markdown table headed by the GPU
+//   html_writer.cpp      self-contained HTML page (charts; write_html in report_read.hpp)
 // A new format is one new file with a write_<format>(path, info, results) declared here, plus its
 // line in write_reports (report/writers.cpp) and its flag (cli/flags.cpp).
 //
@@ -49,7 +50,11 @@ void write_json(const std::string& path, const RunInfo& info, const std::vector<
 void write_csv(const std::string& path, const RunInfo& info, const std::vector<CaseResult>& results);
 void write_markdown(const std::string& path, const RunInfo& info, const std::vector<CaseResult>& results);
 
-// Every file the plan's outputs name (--json, --csv, --markdown).
+// The JSON report's text (what write_json writes).
+std::string json_report_text(const RunInfo& info, const std::vector<CaseResult>& results);
+
+// Every file the plan's outputs name (--json, --csv, --markdown, --html). The JSON text is made
+// first, and the other formats are made from it alone (write_formats, report_read.hpp).
 void write_reports(const RunInfo& info, const std::vector<CaseResult>& results);
 
 }  // namespace nvfp4

@@ -62,6 +62,10 @@ struct RunInfo {
   std::optional<Calibration> calibration;  // measured rates (--sol measured)
   std::string sol_source = "spec";    // "spec" or "measured"
   RunPlan plan;              // settings: tolerance, timing, outputs, config
+  // settings.seed / settings.dist of a report read back (its plan has no cases); in a run they
+  // are derived from plan.cases instead (report/cells.hpp common_seed / common_dist).
+  std::optional<uint64_t> seed;
+  std::optional<Dist> dist;
 };
 
 }  // namespace nvfp4

@@ -90,6 +90,25 @@ if [ "$rc" -eq 2 ]; then pass "compare unreadable"; else fail "compare unreadabl
 run compare "$TMP/only_one.json"
 if [ "$rc" -eq 2 ]; then pass "compare usage"; else fail "compare usage" "exit code $rc, expected 2"; fi
 
+# ---- render and compare --html: no GPU needed ----
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+REPORT="$SRC/results/2026-11-21_nvidia-h200_66c2e6d1ee40_default.json"
+run render "$REPORT" --html "$TMP/r.html" --markdown "$TMP/r.md" --csv "$TMP/r.csv"
+if [ "$rc" -eq 0 ] && [ -s "$TMP/r.html" ] && [ -s "$TMP/r.md" ] && [ -s "$TMP/r.csv" ] && [ ! -s "$TMP/err" ]; then
+  pass "render writes HTML, Markdown and CSV"
+else fail "render writes HTML, Markdown and CSV" "exit code $rc"; fi
+run render "$REPORT"
+if [ "$rc" -eq 0 ] && grep -q "vectorized" "$TMP/out"; then pass "render without outputs prints the table"
+else fail "render without outputs prints the table" "exit code $rc"; fi
+expect_usage "render a missing report" "$TMP/absent.json" render "$TMP/absent.json"
+expect_usage "render a file that is not a report" "schema" render "$SRC/configs/default.json"
+run render "$REPORT" --html "$TMP/no_such_dir/r.html"
+if [ "$rc" -eq 3 ] && grep -q "^nvfp4bench: error: render: " "$TMP/err"; then pass "render to an unwritable path"
+else fail "render to an unwritable path" "exit code $rc, expected 3"; fi
+run compare "$SRC/results/baseline-nvidia-h200.json" "$REPORT" --html "$TMP/c.html" --allow-noisy
+if [ "$rc" -eq 0 ] && grep -q '"kind":"nvfp4bench.compare"' "$TMP/c.html"; then pass "compare --html"
+else fail "compare --html" "exit code $rc or no compare data in the page"; fi
+
 # ---- help ----
 run --help
 if [ "$rc" -eq 0 ] && grep -qF -- "--shape" "$TMP/out"; then pass "--help"; else fail "--help" "exit code $rc or no usage text"; fi
