@@ -31,7 +31,9 @@ extern const VariantInfo dual_gemm_tensor_core;
 extern const VariantInfo dual_gemm_cublaslt;
 
 extern const VariantInfo group_gemm_naive;
-// group_gemm: vectorized, tensor-core, persistent go here
+extern const VariantInfo group_gemm_vectorized;
+extern const VariantInfo group_gemm_tensor_core;
+// group_gemm: persistent goes here
 extern const VariantInfo group_gemm_cublaslt;
 
 std::string needs_sm70(const DeviceInfo& dev, const Shape&) {
@@ -60,7 +62,9 @@ const std::vector<const VariantInfo*>& all_variants() {
       &dual_gemm_cublaslt,
       // group_gemm
       &group_gemm_naive,
-      // &group_gemm_vectorized, &group_gemm_tensor_core, &group_gemm_persistent,
+      &group_gemm_vectorized,
+      &group_gemm_tensor_core,
+      // &group_gemm_persistent,
       &group_gemm_cublaslt,
   };
   return list;

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "core/case_data.hpp"
 
@@ -99,48 +100,84 @@ __device__ __forceinline__ void cp_async_wait() {
 }
 
 // ---- scheduling ----
+// The tile scheduler interface, implemented by SingleScheduler (one GEMM, batched over L) and
+// GroupScheduler (group_gemm: G GEMMs in one launch):
+//   int64_t blocks() const;                        (host) CTAs to launch
+//   __device__ Tile at(int block) const;           which tile and K range a CTA computes
+//   __device__ const GemmEntry& entry(int g) const; the GEMM a tile belongs to
+// Inside one GEMM, tiles run over (batch, weight tile, token tile), each K range cut into `splits`
+// nearly equal runs of K steps. Block order: split fastest (the splits of one tile are consecutive
+// blocks: one thread-block cluster, see splitk_reduce), then token tile (CTAs next to each other
+// share a weight tile in L2), then weight tile, then batch, then GEMM.
 
 // 32-bit fields: unsupported() keeps M, N, L and the tile count below 2^31.
 struct Tile {
+  int group;                     // which GEMM of the launch
   int l, m0, n0;                 // batch, first token, first output column
   int k_step_begin, k_step_end;  // in units of the kernel's K step
   int split;                     // index of this K range among the tile's splits
-  int tile;                      // linear output-tile index (fixup counters and workspace)
 };
 
-// Output tiles of kTokens x kCols over (batch, weight tile, token tile), each K range cut into
-// `splits` nearly equal runs of K steps. Block order: split fastest (the splits of one tile are
-// consecutive blocks: one thread-block cluster, see splitk_reduce), then token tile (CTAs next to
-// each other share a weight tile in L2), then weight tile, then batch.
-struct SplitKScheduler {
-  int tiles_t = 1, tiles_n = 1, l = 1;
-  int k_steps = 1, splits = 1;
-  int tile_tokens = 128, tile_cols = 128;
+// One GEMM's share of a launch.
+struct GemmEntry {
+  GemmArgs args;
+  int tiles_t = 1, tiles_n = 1;  // token and weight tiles per batch
+  int k_steps = 1;               // K / the kernel's K step
+  int first_tile = 0;            // tiles of the GEMMs before this one
+  int64_t tok_offset = 0;        // tensor-core: first element of this GEMM's decoded tokens
+  int64_t m_pad = 0;             // tensor-core: token rows per batch in that workspace
+};
 
-  __host__ __device__ int64_t output_tiles() const { return int64_t{tiles_t} * tiles_n * l; }
-  __host__ __device__ int64_t blocks() const { return output_tiles() * splits; }
+struct TileShape {
+  int tokens = 128, cols = 128, splits = 1;
+};
+
+__device__ __forceinline__ Tile tile_of(const GemmEntry& e, int group, int local_tile, int split, const TileShape& ts) {
+  Tile t;
+  t.group = group;
+  t.split = split;
+  const int tt = local_tile % e.tiles_t;
+  const int rest = local_tile / e.tiles_t;
+  t.l = rest / e.tiles_n;
+  t.m0 = tt * ts.tokens;
+  t.n0 = (rest % e.tiles_n) * ts.cols;
+  t.k_step_begin = e.k_steps * split / ts.splits;
+  t.k_step_end = e.k_steps * (split + 1) / ts.splits;
+  return t;
+}
+
+struct SingleScheduler {
+  GemmEntry e;  // in the kernel's parameters
+  TileShape ts;
+  int64_t blocks() const { return int64_t{e.tiles_t} * e.tiles_n * e.args.l * ts.splits; }
+  __device__ Tile at(int block) const { return tile_of(e, 0, block / ts.splits, block % ts.splits, ts); }
+  __device__ const GemmEntry& entry(int) const { return e; }
+};
+
+// G GEMMs: a device table of entries (built in prepare), a CTA finds its GEMM by a scan of the
+// first tiles (G is small; the table stays in L1).
+struct GroupScheduler {
+  const GemmEntry* entries = nullptr;  // device, `groups` entries, ascending first_tile
+  int groups = 0;
+  int64_t total_tiles = 0;
+  TileShape ts;
+  int64_t blocks() const { return total_tiles * ts.splits; }
   __device__ Tile at(int block) const {
-    Tile t;
-    t.split = block % splits;
-    t.tile = block / splits;
-    const int tt = t.tile % tiles_t;
-    const int rest = t.tile / tiles_t;
-    const int tn = rest % tiles_n;
-    t.l = rest / tiles_n;
-    t.m0 = tt * tile_tokens;
-    t.n0 = tn * tile_cols;
-    t.k_step_begin = k_steps * t.split / splits;
-    t.k_step_end = k_steps * (t.split + 1) / splits;
-    return t;
+    const int tile = block / ts.splits;
+    int g = 0;
+    while (g + 1 < groups && entries[g + 1].first_tile <= tile) ++g;
+    return tile_of(entries[g], g, tile - entries[g].first_tile, block % ts.splits, ts);
   }
-  // Empty when every index fits the 32-bit fields, else why not.
-  static const char* too_large(int64_t m, int64_t n, int64_t k, int64_t l) {
-    if (m >= (int64_t{1} << 30) || n >= (int64_t{1} << 30) || l >= (int64_t{1} << 30) || k / 16 >= (int64_t{1} << 26))
-      return "shape too large for the 32-bit tile indices";
-    if (((m + 127) / 128) * ((n + 63) / 64) * l * 16 >= (int64_t{1} << 31)) return "too many output tiles for one launch";
-    return "";
-  }
+  __device__ const GemmEntry& entry(int g) const { return entries[g]; }
 };
+
+// Empty when every index of a GEMM fits the 32-bit tile fields, else why not.
+inline const char* too_large(int64_t m, int64_t n, int64_t k, int64_t l) {
+  if (m >= (int64_t{1} << 30) || n >= (int64_t{1} << 30) || l >= (int64_t{1} << 30) || k / 16 >= (int64_t{1} << 26))
+    return "shape too large for the 32-bit tile indices";
+  if (((m + 127) / 128) * ((n + 63) / 64) * l * 16 >= (int64_t{1} << 31)) return "too many output tiles for one launch";
+  return "";
+}
 
 // Splits for `tiles` output tiles of `k_steps` K steps: the most splits (at most kMaxSplits,
 // the portable cluster size) that still fit in ONE wave, `slots(s)` being how many CTAs run at once
@@ -225,10 +262,16 @@ __device__ __forceinline__ __half silu_mul_fp16(float x, float u) {
   return __float2half_rn(x / (1.0f + expf(-x)) * u);
 }
 
-// Writes output (m, n) of batch l from the FP32 sums x1 (and x2 for dual_gemm), bounds-checked.
+// Writes output (m, n) of batch l of C [l][M][N] from the FP32 sums x1 (and x2 for dual_gemm),
+// bounds-checked. (Takes C and its sizes, not GemmArgs: with a grouped table in global memory the
+// compiler would reload the fields after every store.)
+struct OutView {
+  __half* c;
+  int64_t m, n;
+};
 template <int NB>
-__device__ __forceinline__ void store_output(const GemmArgs& p, int64_t l, int64_t m, int64_t n, float x1, float x2) {
-  if (m >= p.m || n >= p.n) return;
+__device__ __forceinline__ void store_output(const OutView& o, int64_t l, int64_t m, int64_t n, float x1, float x2) {
+  if (m >= o.m || n >= o.n) return;
   __half v;
   if constexpr (NB == 1) {
     v = __float2half_rn(x1);
@@ -236,7 +279,7 @@ __device__ __forceinline__ void store_output(const GemmArgs& p, int64_t l, int64
   } else {
     v = silu_mul_fp16(x1, x2);
   }
-  p.c[(l * p.m + m) * p.n + n] = v;
+  o.c[(l * o.m + m) * o.n + n] = v;
 }
 
 }  // namespace nvfp4::gemm
@@ -301,23 +344,61 @@ void launch_clustered(Kernel kernel, int64_t blocks, int threads, size_t smem, i
   CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
 }
 
-// The split-K scheduler of a kernel whose CTA tile is tile_tokens x tile_cols with K steps of
-// k_step, for one GEMM: one-wave split count from the cluster occupancy of `kernel`.
+// The entries of a launch over `gemms` with CTA tiles of tile_tokens x tile_cols and K steps of
+// k_step (token workspace offsets for the tensor-core pre-pass: rows padded to tile_tokens), and the
+// one-wave split count from the cluster occupancy of `kernel` (uniform over the launch; at least
+// min_steps K steps per split in the GEMM with the fewest).
+struct LaunchPlan {
+  std::vector<GemmEntry> entries;
+  TileShape ts;
+  int64_t tiles = 0;
+  int64_t token_elems = 0;  // size of the token workspace
+};
+
 template <class Kernel>
-SplitKScheduler make_scheduler(Kernel kernel, int threads, size_t smem, const GemmArgs& p, int tile_tokens,
-                               int tile_cols, int k_step, int min_steps) {
-  SplitKScheduler s;
-  s.tile_tokens = tile_tokens;
-  s.tile_cols = tile_cols;
-  s.tiles_t = static_cast<int>((p.m + tile_tokens - 1) / tile_tokens);
-  s.tiles_n = static_cast<int>((p.n + tile_cols - 1) / tile_cols);
-  s.l = static_cast<int>(p.l);
-  s.k_steps = static_cast<int>(p.k / k_step);
+LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vector<GemmArgs>& gemms, int tile_tokens,
+                       int tile_cols, int k_step, int min_steps) {
+  LaunchPlan lp;
+  lp.ts.tokens = tile_tokens;
+  lp.ts.cols = tile_cols;
+  int min_k_steps = 1 << 30;
+  for (const GemmArgs& p : gemms) {
+    GemmEntry e;
+    e.args = p;
+    e.tiles_t = static_cast<int>((p.m + tile_tokens - 1) / tile_tokens);
+    e.tiles_n = static_cast<int>((p.n + tile_cols - 1) / tile_cols);
+    e.k_steps = static_cast<int>(p.k / k_step);
+    e.first_tile = static_cast<int>(lp.tiles);
+    e.m_pad = int64_t{e.tiles_t} * tile_tokens;
+    e.tok_offset = lp.token_elems;
+    lp.tiles += int64_t{e.tiles_t} * e.tiles_n * p.l;
+    lp.token_elems += p.l * e.m_pad * p.k;
+    min_k_steps = std::min(min_k_steps, e.k_steps);
+    lp.entries.push_back(e);
+  }
   resident_ctas(kernel, threads, smem, 1);  // raises the shared-memory limit
   if (splits_supported())
-    s.splits = choose_splits(s.output_tiles(), s.k_steps,
-                             [&](int c) { return resident_ctas(kernel, threads, smem, c); }, min_steps);
-  return s;
+    lp.ts.splits = choose_splits(lp.tiles, min_k_steps,
+                                 [&](int c) { return resident_ctas(kernel, threads, smem, c); }, min_steps);
+  return lp;
 }
+
+inline std::vector<GemmArgs> gemm_args_of(const CaseView& c, int nb) {
+  std::vector<GemmArgs> v;
+  for (const GemmOperands& g : c.groups) v.push_back(make_args(g, nb));
+  return v;
+}
+
+// The device table of a grouped launch (uploaded in prepare, untimed).
+struct EntryTable {
+  DeviceBuffer buf;
+  EntryTable() = default;
+  EntryTable(const std::vector<GemmEntry>& entries, cudaStream_t stream)
+      : buf(entries.size() * sizeof(GemmEntry)) {
+    CUDA_CHECK(cudaMemcpyAsync(buf.get(), entries.data(), buf.bytes(), cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));  // `entries` may go away
+  }
+  const GemmEntry* get() const { return buf.get<const GemmEntry>(); }
+};
 
 }  // namespace nvfp4::gemm

@@ -31,6 +31,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "core/case_data.hpp"
 #include "core/cuda_check.hpp"
@@ -58,24 +59,32 @@ static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses t
 
 // ---- pass 1: tokens to FP16 in fragment order ----
 
-// One thread per (batch, row, 16-element block); a CTA's 256 threads cover 64 consecutive
-// 64-element chunks = 8 KB of contiguous output, which it assembles in shared memory and writes
-// with 16-byte stores. Rows in [m, m_pad) are written as zeros.
-// static: each including file (gemm, dual_gemm) gets its own copy.
+// One thread per (GEMM, batch, row, 16-element block) of every GEMM of the launch; a CTA's 256
+// threads cover 64 consecutive 64-element chunks = 8 KB of contiguous output (the GEMMs' token
+// regions follow each other), which it assembles in shared memory and writes with 16-byte
+// stores. Rows in [m, m_pad) are written as zeros.
+// static: each including file gets its own copy.
 inline constexpr int kDecodeThreads = 256;
-static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(
-    const uint8_t* __restrict__ a, const uint8_t* __restrict__ sfa, __half* __restrict__ out, int64_t m,
-    int64_t m_pad, int64_t k, int64_t l) {
+static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const GemmEntry* __restrict__ entries,
+                                                                              int groups, int64_t total_chunks,
+                                                                              __half* __restrict__ out) {
   __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
-  const int64_t blocks_per_row = k / 16, total = l * m_pad * blocks_per_row;
   const int64_t idx = static_cast<int64_t>(blockIdx.x) * kDecodeThreads + threadIdx.x;
+  const int64_t chunk = idx >> 2;
+  const int t = threadIdx.x & 3;
   uint32_t h[8] = {};
-  if (idx < total) {
-    const int64_t blk = idx % blocks_per_row, row = (idx / blocks_per_row) % m_pad, b = idx / (blocks_per_row * m_pad);
-    if (row < m) {
-      const int64_t r = b * m + row;
-      const uint2 packed = *reinterpret_cast<const uint2*>(a + r * (k / 2) + blk * 8);
-      const float s = __low2float(fp4::e4m3x2_to_half2(sfa[r * blocks_per_row + blk])) * fp4::kRawScale;
+  if (chunk < total_chunks) {
+    int g = 0;
+    while (g + 1 < groups && entries[g + 1].tok_offset / kBK <= chunk) ++g;
+    const GemmEntry& e = entries[g];
+    const int64_t k = e.args.k, chunks_per_row = k / kBK;
+    const int64_t local = chunk - e.tok_offset / kBK;
+    const int64_t row = (local / chunks_per_row) % e.m_pad, b = local / (chunks_per_row * e.m_pad);
+    const int64_t blk = (local % chunks_per_row) * 4 + t;
+    if (row < e.args.m) {
+      const int64_t r = b * e.args.m + row;
+      const uint2 packed = *reinterpret_cast<const uint2*>(e.args.a + r * (k / 2) + blk * 8);
+      const float s = __low2float(fp4::e4m3x2_to_half2(e.args.sfa[r * (k / 16) + blk])) * fp4::kRawScale;
       fp4::decode_block16_raw(packed, __float2half2_rn(1.0f), h);
 #pragma unroll
       for (int i = 0; i < 8; ++i) {
@@ -88,7 +97,6 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(
   // Fragment order within a chunk: k slots 16j + 2t (+1) hold h[2j], 16j + 8 + 2t (+1) h[2j+1],
   // for scale block t of the chunk.
   uint32_t* st = reinterpret_cast<uint32_t*>(stage) + (threadIdx.x >> 2) * 32;
-  const int t = threadIdx.x & 3;
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
     st[8 * j + t] = h[2 * j];
@@ -96,7 +104,7 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(
   }
   __syncthreads();
   const int64_t first_chunk = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
-  const int64_t vecs = min(int64_t{kDecodeThreads / 4}, total / 4 - first_chunk) * 8;  // 16-byte vectors here
+  const int64_t vecs = min(int64_t{kDecodeThreads / 4}, total_chunks - first_chunk) * 8;  // 16-byte vectors here
   uint4* dst = reinterpret_cast<uint4*>(out) + first_chunk * 8;
   for (int v = threadIdx.x; v < vecs; v += kDecodeThreads) dst[v] = stage[v];
 }
@@ -214,20 +222,25 @@ struct Kernel {
   }
 };
 
-template <int NB>
-__global__ void __launch_bounds__(kThreads, 2)
-    mma_gemm_kernel(GemmArgs p, const __half* __restrict__ tokens, int64_t m_pad, SplitKScheduler sched) {
+template <int NB, class Sched>
+__global__ void __launch_bounds__(kThreads, 2) mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched) {
   extern __shared__ __align__(128) uint8_t smem[];
   using K = Kernel<NB>;
-  const Tile first = sched.at(static_cast<int>(blockIdx.x));
   const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
 
   float acc[kRegs];
 #pragma unroll
   for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
 
-  const int steps = first.k_step_end - first.k_step_begin, k0 = first.k_step_begin;
-  const typename K::Sources src = K::sources(p, tokens, m_pad, first);
+  int steps, k0;
+  typename K::Sources src;
+  {
+    const Tile first = sched.at(static_cast<int>(blockIdx.x));
+    const GemmEntry& e = sched.entry(first.group);
+    steps = first.k_step_end - first.k_step_begin;
+    k0 = first.k_step_begin;
+    src = K::sources(e.args, tokens + e.tok_offset, e.m_pad, first);
+  }
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < steps) K::load_stage(smem + s * kStageBytes, src, k0 + s);
@@ -247,8 +260,10 @@ __global__ void __launch_bounds__(kThreads, 2)
 
   // The tile again rather than kept live through the main loop (registers are at the cap there).
   const Tile tile = sched.at(static_cast<int>(blockIdx.x));
+  const GemmEntry& e = sched.entry(tile.group);
+  const OutView out{e.args.c, e.args.m, e.args.n};
   const int g = lane >> 2, t = lane & 3;
-  splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.splits,
+  splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits,
                                         [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
     for (int nt = 0; nt < 16; ++nt) {
@@ -260,10 +275,10 @@ __global__ void __launch_bounds__(kThreads, 2)
         if constexpr (NB == 1) {
 #pragma unroll
           for (int mt = 0; mt < 2; ++mt)
-            store_output<1>(p, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr, v[(nt * 2 + mt) * 4 + r] * fp4::kRawScale,
-                            0.0f);
+            store_output<1>(out, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr,
+                            v[(nt * 2 + mt) * 4 + r] * fp4::kRawScale, 0.0f);
         } else {
-          store_output<2>(p, tile.l, m, tile.n0 + warp_w * 16 + rr, v[(nt * 2) * 4 + r] * fp4::kRawScale,
+          store_output<2>(out, tile.l, m, tile.n0 + warp_w * 16 + rr, v[(nt * 2) * 4 + r] * fp4::kRawScale,
                           v[(nt * 2 + 1) * 4 + r] * fp4::kRawScale);
         }
       }
@@ -273,36 +288,55 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 // ---- host ----
 
-// Empty when the tensor-core GEMM can run `g` here, else why not.
-inline std::string unsupported(const DeviceInfo& dev, const Dims& d) {
+// Empty when the tensor-core GEMM can run every GEMM of `s` here, else why not.
+inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   if (dev.cc() < 80) return "needs compute capability 8.0 or newer (mma.sync FP16, cp.async, ldmatrix)";
-  if (d.k % kBK != 0) return "needs K % 64 == 0";
   if (kSmemBytes > dev.smem_per_block_optin) return "its 82 KB of shared memory exceed the per-block limit";
-  return SplitKScheduler::too_large(d.m, d.n, d.k, d.l);
+  for (const Dims& d : s.groups) {
+    if (d.k % kBK != 0) return "needs K % 64 == 0";
+    if (const char* why = too_large(d.m, d.n, d.k, d.l); *why) return why;
+  }
+  return "";
 }
 
-template <int NB>
+// gemm and dual_gemm (one GEMM, SingleScheduler) and group_gemm (GroupScheduler): a token
+// pre-pass over every GEMM, then one main-loop launch.
+template <int NB, bool kGrouped>
 class MmaRunner final : public Runner {
+  using Sched = std::conditional_t<kGrouped, GroupScheduler, SingleScheduler>;
+
  public:
-  MmaRunner(const GemmOperands& g, cudaStream_t) : m_args(make_args(g, NB)) {
-    m_pad = (m_args.m + kTokens - 1) / kTokens * kTokens;
-    m_tokens = DeviceBuffer(static_cast<size_t>(m_args.l * m_pad * m_args.k) * sizeof(__half));
-    m_sched = make_scheduler(mma_gemm_kernel<NB>, kThreads, kSmemBytes, m_args, kTokens, kSlots / NB, kBK, 4);
+  MmaRunner(const CaseView& c, cudaStream_t stream) {
+    const LaunchPlan lp = plan_launch(mma_gemm_kernel<NB, Sched>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
+                                      kSlots / NB, kBK, 4);
+    m_table = EntryTable(lp.entries, stream);  // the pre-pass reads it in both forms
+    m_groups = static_cast<int>(lp.entries.size());
+    m_chunks = lp.token_elems / kBK;
+    m_tokens = DeviceBuffer(static_cast<size_t>(lp.token_elems) * sizeof(__half));
+    if constexpr (kGrouped) {
+      m_sched.entries = m_table.get();
+      m_sched.groups = m_groups;
+      m_sched.total_tiles = lp.tiles;
+    } else {
+      m_sched.e = lp.entries.at(0);
+    }
+    m_sched.ts = lp.ts;
   }
   void run(cudaStream_t stream) override {
-    const int64_t n_dec = m_args.l * m_pad * (m_args.k / 16);
-    decode_tokens_kernel<<<static_cast<unsigned>((n_dec + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
-                           stream>>>(m_args.a, m_args.sfa, m_tokens.get<__half>(), m_args.m, m_pad, m_args.k, m_args.l);
+    const int64_t threads = m_chunks * 4;
+    decode_tokens_kernel<<<static_cast<unsigned>((threads + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
+                           stream>>>(m_table.get(), m_groups, m_chunks, m_tokens.get<__half>());
     CUDA_CHECK_LAUNCH();
-    launch_clustered(mma_gemm_kernel<NB>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.splits, stream, m_args,
-                     static_cast<const __half*>(m_tokens.get<__half>()), m_pad, m_sched);
+    launch_clustered(mma_gemm_kernel<NB, Sched>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.ts.splits, stream,
+                     static_cast<const __half*>(m_tokens.get<__half>()), m_sched);
   }
 
  private:
-  GemmArgs m_args;
-  int64_t m_pad = 0;
+  EntryTable m_table;
+  int m_groups = 0;
+  int64_t m_chunks = 0;
   DeviceBuffer m_tokens;
-  SplitKScheduler m_sched;
+  Sched m_sched;
 };
 
 }  // namespace nvfp4::gemm::mma

@@ -20,6 +20,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "core/case_data.hpp"
 #include "core/cuda_check.hpp"
@@ -44,12 +45,10 @@ struct Staged {
   uint32_t sf;  // two scale bytes
 };
 
-template <int NB>
-__global__ void __launch_bounds__(kThreads, 2)
-    simt_gemm_kernel(GemmArgs p, SplitKScheduler sched) {
+template <int NB, class Sched>
+__global__ void __launch_bounds__(kThreads, 2) simt_gemm_kernel(Sched sched) {
   extern __shared__ __align__(16) float fsmem[];
   using Slots = SlotMap<NB, 64>;
-  const Tile tile = sched.at(static_cast<int>(blockIdx.x));
   const int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
 
   // The row this thread loads and decodes: a weight slot (tid < 128) or a token.
@@ -57,14 +56,21 @@ __global__ void __launch_bounds__(kThreads, 2)
   const int r = tid & 127;
   const uint8_t* src;
   const uint8_t* src_sf;
-  if (is_w) {
-    const int64_t row = min(int64_t{tile.n0 + Slots::row(r)}, p.n - 1);
-    src = Slots::pick(r, p.b[0], p.b[1]) + (tile.l * p.n + row) * (p.k / 2);
-    src_sf = Slots::pick(r, p.sfb[0], p.sfb[1]) + (tile.l * p.n + row) * (p.k / 16);
-  } else {
-    const int64_t row = min(int64_t{tile.m0 + r}, p.m - 1);
-    src = p.a + (tile.l * p.m + row) * (p.k / 2);
-    src_sf = p.sfa + (tile.l * p.m + row) * (p.k / 16);
+  int steps, k0;
+  {
+    const Tile tile = sched.at(static_cast<int>(blockIdx.x));
+    const GemmArgs& p = sched.entry(tile.group).args;
+    steps = tile.k_step_end - tile.k_step_begin;
+    k0 = tile.k_step_begin;
+    if (is_w) {
+      const int64_t row = min(int64_t{tile.n0 + Slots::row(r)}, p.n - 1);
+      src = Slots::pick(r, p.b[0], p.b[1]) + (tile.l * p.n + row) * (p.k / 2);
+      src_sf = Slots::pick(r, p.sfb[0], p.sfb[1]) + (tile.l * p.n + row) * (p.k / 16);
+    } else {
+      const int64_t row = min(int64_t{tile.m0 + r}, p.m - 1);
+      src = p.a + (tile.l * p.m + row) * (p.k / 2);
+      src_sf = p.sfa + (tile.l * p.m + row) * (p.k / 16);
+    }
   }
   auto load = [&](int ks) {
     Staged s;
@@ -89,12 +95,11 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
   for (int i = 0; i < kRegs; ++i) acc[i] = 0.0f;
 
-  const int steps = tile.k_step_end - tile.k_step_begin;
-  Staged next = load(tile.k_step_begin);
+  Staged next = load(k0);
   store(next, 0);
   __syncthreads();
   for (int it = 0; it < steps; ++it) {
-    if (it + 1 < steps) next = load(tile.k_step_begin + it + 1);
+    if (it + 1 < steps) next = load(k0 + it + 1);
     const float* ws = fsmem + (it & 1) * kBufFloats;
     const float* ts = ws + kBK * kSlots;
 #pragma unroll 8
@@ -115,7 +120,11 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 
   // (the loop's last barrier: the shared tiles are free for the split-K exchange)
-  splitk_reduce<kThreads, kRegs, 8>(acc, fsmem, sched.splits, [&](const float(&v)[kRegs], int u0, int u1) {
+  // The tile again rather than kept live through the main loop.
+  const Tile tile = sched.at(static_cast<int>(blockIdx.x));
+  const GemmArgs& p = sched.entry(tile.group).args;
+  const OutView out{p.c, p.m, p.n};
+  splitk_reduce<kThreads, kRegs, 8>(acc, fsmem, sched.ts.splits, [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       if (j < u0 || j >= u1) continue;
@@ -123,10 +132,10 @@ __global__ void __launch_bounds__(kThreads, 2)
       if constexpr (NB == 1) {
 #pragma unroll
         for (int i = 0; i < 8; ++i)
-          store_output<1>(p, tile.l, m, tile.n0 + (i < 4 ? 4 * ty + i : 64 + 4 * ty + i - 4), v[8 * j + i], 0.0f);
+          store_output<1>(out, tile.l, m, tile.n0 + (i < 4 ? 4 * ty + i : 64 + 4 * ty + i - 4), v[8 * j + i], 0.0f);
       } else {
 #pragma unroll
-        for (int i = 0; i < 4; ++i) store_output<2>(p, tile.l, m, tile.n0 + 4 * ty + i, v[8 * j + i], v[8 * j + i + 4]);
+        for (int i = 0; i < 4; ++i) store_output<2>(out, tile.l, m, tile.n0 + 4 * ty + i, v[8 * j + i], v[8 * j + i + 4]);
       }
     }
   });
@@ -134,27 +143,43 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 // ---- host ----
 
-inline std::string unsupported(const DeviceInfo& dev, const Dims& d) {
+inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   if (dev.cc() < 70) return "needs compute capability 7.0 or newer";
-  if (d.k % 256 != 0) return "needs K % 256 == 0";
   if (kSmemBytes > dev.smem_per_block_optin) return "its 64 KB of shared memory exceed the per-block limit";
-  return SplitKScheduler::too_large(d.m, d.n, d.k, d.l);
+  for (const Dims& d : s.groups) {
+    if (d.k % 256 != 0) return "needs K % 256 == 0";
+    if (const char* why = too_large(d.m, d.n, d.k, d.l); *why) return why;
+  }
+  return "";
 }
 
-template <int NB>
+// gemm and dual_gemm (one GEMM, SingleScheduler) and group_gemm (GroupScheduler): one launch.
+template <int NB, bool kGrouped>
 class SimtRunner final : public Runner {
+  using Sched = std::conditional_t<kGrouped, GroupScheduler, SingleScheduler>;
+
  public:
-  SimtRunner(const GemmOperands& g, cudaStream_t) : m_args(make_args(g, NB)) {
-    m_sched = make_scheduler(simt_gemm_kernel<NB>, kThreads, kSmemBytes, m_args, kTokens, kSlots / NB, kBK, 8);
+  SimtRunner(const CaseView& c, cudaStream_t stream) {
+    const LaunchPlan lp = plan_launch(simt_gemm_kernel<NB, Sched>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
+                                      kSlots / NB, kBK, 8);
+    if constexpr (kGrouped) {
+      m_table = EntryTable(lp.entries, stream);
+      m_sched.entries = m_table.get();
+      m_sched.groups = static_cast<int>(lp.entries.size());
+      m_sched.total_tiles = lp.tiles;
+    } else {
+      m_sched.e = lp.entries.at(0);
+    }
+    m_sched.ts = lp.ts;
   }
   void run(cudaStream_t stream) override {
-    launch_clustered(simt_gemm_kernel<NB>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.splits, stream, m_args,
+    launch_clustered(simt_gemm_kernel<NB, Sched>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.ts.splits, stream,
                      m_sched);
   }
 
  private:
-  GemmArgs m_args;
-  SplitKScheduler m_sched;
+  EntryTable m_table;
+  Sched m_sched;
 };
 
 }  // namespace nvfp4::gemm::simt

@@ -19,10 +19,8 @@ namespace nvfp4 {
 
 namespace {
 
-std::string unsupported(const DeviceInfo& dev, const Shape& s) { return gemm::simt::unsupported(dev, s.groups.at(0)); }
-
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) {
-  return std::make_unique<gemm::simt::SimtRunner<2>>(c.groups.at(0), stream);
+  return std::make_unique<gemm::simt::SimtRunner<2, false>>(c, stream);
 }
 
 }  // namespace
@@ -34,7 +32,7 @@ const VariantInfo dual_gemm_vectorized{
     "CUDA cores, B1 and B2 tiles against one decoded A tile: 16-byte packed loads a step ahead, exact FP32 decode into shared memory, 8x8 register-blocked "
     "FFMA, split-K",
     "",
-    &unsupported,
+    &gemm::simt::unsupported,
     &prepare,
 };
 

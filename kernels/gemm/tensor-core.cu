@@ -20,10 +20,8 @@ namespace nvfp4 {
 
 namespace {
 
-std::string unsupported(const DeviceInfo& dev, const Shape& s) { return gemm::mma::unsupported(dev, s.groups.at(0)); }
-
 std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) {
-  return std::make_unique<gemm::mma::MmaRunner<1>>(c.groups.at(0), stream);
+  return std::make_unique<gemm::mma::MmaRunner<1, false>>(c, stream);
 }
 
 }  // namespace
@@ -35,7 +33,7 @@ const VariantInfo gemm_tensor_core{
     "mma.sync FP16->FP32, weights on the MMA M side, packed B through a cp.async ring decoded into fragments, "
     "A decoded once by a timed pre-pass, split-K",
     "",
-    &unsupported,
+    &gemm::mma::unsupported,
     &prepare,
 };
 

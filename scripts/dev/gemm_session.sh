@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# GPU-machine session for the GEMM-family variants (run over a carried build):
+# GPU-machine session for the GEMM-family variants (gemm, dual_gemm, group_gemm) (run over a carried build):
 #   scripts/dev/gemm_session.sh BIN_DIR OUT_DIR [steps...]
 # BIN_DIR holds nvfp4bench and gpu_tests. steps (default all): tests bench memcheck
-#   tests     GPU tests of gemm and dual_gemm (gpu-mode test shapes, smoke, configs/gemm_edges.json)
-#   bench     the gemm and dual_gemm benchmark shapes with --timer cupti, cold L2
+#   tests     GPU tests of gemm, dual_gemm and group_gemm (gpu-mode test shapes, smoke, configs/gemm_edges.json)
+#   bench     the benchmark shapes of $PROBLEMS (default all three) with --timer cupti, cold L2
 #   memcheck  compute-sanitizer memcheck (and racecheck on tensor-core) on the smoke shapes
 set -uo pipefail
 B=$1 OUT=$2
@@ -17,17 +17,17 @@ for step in $steps; do
   echo "==== $step"
   case $step in
     tests)
-      timeout 500 "$B/gpu_tests" --gtest_filter="${GTEST_FILTER:-Variants.Gemm:Variants.DualGemm}" >"$OUT/gpu_tests.log" 2>&1
+      timeout 500 "$B/gpu_tests" --gtest_filter="${GTEST_FILTER:-Variants.Gemm:Variants.DualGemm:Variants.GroupGemm}" >"$OUT/gpu_tests.log" 2>&1
       echo "gpu_tests exit $?"
       grep -E "^\[  (PASSED|FAILED) |FAILED TEST|tests from .* ran|Failure|mismatches" "$OUT/gpu_tests.log" | head -n 30 ;;
     bench)
-      for p in gemm dual_gemm; do
+      for p in ${PROBLEMS:-gemm dual_gemm group_gemm}; do
         "$B/nvfp4bench" --config configs/gpumode/$p.json --role benchmark --variant "$VARIANTS" --timer cupti \
           --json "$OUT/bench_$p.json" --markdown "$OUT/bench_$p.md" >"$OUT/bench_$p.txt" 2>"$OUT/bench_$p.err"
         echo "$p exit $?"; cut -c1-200 "$OUT/bench_$p.txt"
       done ;;
     memcheck)
-      for p in gemm dual_gemm; do
+      for p in gemm dual_gemm group_gemm; do
         for tool in memcheck racecheck; do
           compute-sanitizer --tool $tool --error-exitcode 9 "$B/nvfp4bench" --config configs/smoke.json --problem $p \
             --variant vectorized,tensor-core --verify-only >"$OUT/${tool}_$p.txt" 2>&1

@@ -56,7 +56,7 @@ void check_all_variants(Problem p, const std::vector<CaseSpec>& cases) {
 std::vector<CaseSpec> test_cases(Problem p) {
   auto cases = test::config_cases(fmt::format("configs/gpumode/{}.json", to_string(p)), "test");
   for (auto& c : test::config_cases("configs/smoke.json")) cases.push_back(c);
-  if (p == Problem::gemm || p == Problem::dual_gemm)
+  if (p == Problem::gemm || p == Problem::dual_gemm || p == Problem::group_gemm)
     for (auto& c : test::config_cases("configs/gemm_edges.json")) cases.push_back(c);
   return cases;
 }
