@@ -3,9 +3,13 @@
 # GoogleTest, ccache, Chart.js), then configures and builds into ${BUILD_DIR:-build}.
 # The CUDA toolkit (nvcc, cuBLASLt, CUPTI) must already be installed (it is not a Debian package
 # we can pin); the script says so and stops when nvcc is missing.
+#   scripts/setup.sh --browser   also installs what the browser test needs (scripts/test.sh
+#                                passes it): Chromium, chromedriver and Selenium, all from Debian.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
+BROWSER=0
+[ "${1:-}" = "--browser" ] && BROWSER=1
 
 need=()
 dpkg -s cmake >/dev/null 2>&1 || need+=(cmake)
@@ -18,6 +22,11 @@ command -v ccache >/dev/null 2>&1 || need+=(ccache)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 # Chart.js, embedded into the binary for the HTML report (CMakeLists.txt).
 [ -f /usr/share/javascript/chart.js/chart.min.js ] || need+=(libjs-chart.js)
+if [ "$BROWSER" -eq 1 ]; then  # tests/browser: headless Chromium driven through Selenium
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
+  { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import selenium" >/dev/null 2>&1; } || need+=(python3-selenium)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
