@@ -144,6 +144,7 @@ std::optional<Flags> parse_flags(int argc, const char* const* argv) {
   opt("--html", f.html, "write a self-contained HTML report (tables and charts, works offline)", "FILE");
   opt("--dump", f.dump, "write each case's inputs and outputs as .npy files into DIR", "DIR");
   opt("--device", f.device, "CUDA device index (default 0)", "N");
+  app.add_flag("--quiet", f.quiet, "no progress line on stderr (warnings are still printed)");
   CLI::App* list = app.add_subcommand("list", "list problems and variants");
   list->fallthrough();
 

@@ -132,6 +132,7 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
   if (f.sol && *f.sol != "spec" && *f.sol != "measured") bad_flag("--sol", *f.sol, "must be spec or measured");
   plan.sol_measured = f.sol && *f.sol == "measured";
   plan.keep_samples = f.samples;
+  plan.quiet = f.quiet;
   plan.profile = f.profile;
   plan.floor_enabled = !f.no_floor;
   plan.timing_enabled = !f.verify_only && !f.profile;

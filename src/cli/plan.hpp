@@ -50,6 +50,7 @@ struct RunPlan {
   bool sol_measured = false;          // --sol measured: calibrate first, SOL from measured rates
   bool profile = false;               // --profile: one launch per variant inside an NVTX range
   bool floor_enabled = true;          // time the streaming floor of every case (--no-floor)
+  bool quiet = false;                 // --quiet: no progress line on stderr (warnings still)
   OutputPaths outputs;
   int device = 0;
   std::string config_path;            // "" when none

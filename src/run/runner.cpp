@@ -18,6 +18,7 @@
 #include "measure/floor.hpp"
 #include "measure/timing.hpp"
 #include "reference/reference.hpp"
+#include "run/progress.hpp"
 
 namespace nvfp4 {
 
@@ -161,11 +162,32 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
   L2Flusher flusher(dev.l2_bytes);
   const int batch = plan.timing_enabled ? plan.timing.batch : 1;
 
+  // A sweep shows a progress line (run/progress.hpp); a single case keeps its one header line.
+  int total_steps = 0;
+  for (const CaseSpec& c : plan.cases) total_steps += static_cast<int>(selected_variants(plan, c.problem, variants).size());
+  const bool sweep = plan.cases.size() > 1;
+  const int width = stderr_terminal_width();
+  Progress progress(std::cerr, total_steps, sweep && !plan.quiet, width > 0, width);
+  int next_step = 0;
+  // Every result goes through here: SKIP, FAIL and ERROR reasons and timing notes (throttled
+  // clocks, outliers) are printed as warnings, on their own line, above the progress line.
+  auto keep = [&](CaseResult&& r) {
+    if (r.status != Status::pass || !r.reason.empty())
+      progress.warn(fmt::format("{}: {} {} {}: {}", r.status == Status::pass ? "note" : to_string(r.status),
+                                to_string(r.problem), r.shape, r.variant, r.reason));
+    out.results.push_back(std::move(r));
+  };
+
   for (const CaseSpec& c : plan.cases) {
     const std::string shape_text = format_shape(c.problem, c.shape);
-    std::cerr << fmt::format("[{}] {} {} ({}, seed {}{})\n", to_string(c.problem), shape_text,
-                             plan.profile ? "profile" : plan.timing_enabled ? "verify+time" : "verify",
-                             to_string(c.dist), c.seed, batch > 1 ? fmt::format(", batch {}", batch) : "");
+    if (!sweep && !plan.quiet)
+      std::cerr << fmt::format("[{}] {} {} ({}, seed {}{})\n", to_string(c.problem), shape_text,
+                               plan.profile ? "profile" : plan.timing_enabled ? "verify+time" : "verify",
+                               to_string(c.dist), c.seed, batch > 1 ? fmt::format(", batch {}", batch) : "");
+    const std::vector<std::string> names = selected_variants(plan, c.problem, variants);
+    const int case_step = next_step;
+    next_step += static_cast<int>(names.size());
+    if (!names.empty()) progress.step(case_step, to_string(c.problem), shape_text, names.front());
     const size_t first_result = out.results.size();
     auto make_result = [&](std::string_view variant) {
       CaseResult r;
@@ -194,21 +216,23 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
         floor_us = time_runners(raw(floors), plan.timing, flusher, stream.get(), dev.index).stats.median;
       }
 
-      for (const std::string& vname : selected_variants(plan, c.problem, variants)) {
+      for (size_t k = 0; k < names.size(); ++k) {
+        const std::string& vname = names[k];
+        progress.step(case_step + static_cast<int>(k), to_string(c.problem), shape_text, vname);
         CaseResult r = make_result(vname);
         r.reference = in.refs[0].name;
         const VariantInfo* info = lookup(variants, c.problem, vname);
         if (!info) {
           r.status = Status::skip;
           r.reason = fmt::format("no '{}' variant for {} yet", vname, to_string(c.problem));
-          out.results.push_back(std::move(r));
+          keep(std::move(r));
           continue;
         }
         r.timing_note = std::string(info->timing_note);
         if (std::string why = info->unsupported(dev, c.shape); !why.empty()) {
           r.status = Status::skip;
           r.reason = why;
-          out.results.push_back(std::move(r));
+          keep(std::move(r));
           continue;
         }
         try {
@@ -250,14 +274,14 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
         } catch (const CudaError& e) {
           r.status = Status::error;
           r.reason = e.what();
-          out.results.push_back(std::move(r));
+          keep(std::move(r));
           if (e.sticky()) throw;
           continue;
         } catch (const std::exception& e) {
           r.status = Status::error;
           r.reason = e.what();
         }
-        out.results.push_back(std::move(r));
+        keep(std::move(r));
       }
       if (dump) dump->finish();
     } catch (const CudaError& e) {
@@ -269,12 +293,12 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
       CaseResult r = make_result("*");
       r.status = Status::error;
       r.reason = e.what();
-      out.results.push_back(std::move(r));
+      keep(std::move(r));
     } catch (const std::exception& e) {
       CaseResult r = make_result("*");
       r.status = Status::error;
       r.reason = e.what();
-      out.results.push_back(std::move(r));
+      keep(std::move(r));
     }
 
     // Speed-up against the cublaslt variant of the same case.
