@@ -171,7 +171,7 @@ NV.shapeText = function (shape) {
 // Shape text as chart axis lines.
 NV.shapeLines = function (shape) {
   const g = NV.groupShape(shape);
-  if (!g) return shape;
+  if (!g) return shape.includes(',') ? shape.split(',') : shape;  // groups of different N, K: one a line
   const lines = [`${g.groups}× N=${g.n} K=${g.k}`];
   for (let i = 0; i < g.ms.length; i += 4) lines.push((i ? '' : 'M=') + g.ms.slice(i, i + 4).join(','));
   return lines;

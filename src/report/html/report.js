@@ -154,7 +154,7 @@
         interaction: { mode: 'nearest', intersect: true },
         scales: { y: { type: 'logarithmic', title: { display: true, text: 'µs per call (log)' }, ticks: { callback: NV.decadeTick },
           afterDataLimits: (a) => { a.min = 10 ** Math.floor(Math.log10(a.min)); a.max = 10 ** Math.ceil(Math.log10(a.max * 1.15)); } },
-          x: { ticks: { autoSkip: false, maxRotation: 0, font: { size: 11 } } } },
+          x: { ticks: { autoSkip: false, maxRotation: 0, font: { size: shapes.length > 6 ? 10 : 11 } } } },
         plugins: { legend: { labels: { usePointStyle: true, pointStyleWidth: 18 } }, tooltip: { callbacks: {
           title: (items) => shapes[items[0].dataIndex],
           label: (c) => {
