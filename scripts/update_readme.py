@@ -34,12 +34,16 @@ def table(report_path: Path) -> str:
     if rep.get("schema") != "nvfp4bench.report/1":
         sys.exit(f"{report_path}: schema {rep.get('schema')!r} is not nvfp4bench.report/1")
     dev = rep.get("device") or {}
+    timing = (rep.get("settings") or {}).get("timing") or {}
+    timer = timing.get("timer", "events")
+    why = f" ({timing['timer_reason']})" if timing.get("timer_reason") else ""
+    l2 = timing.get("l2", "cold")
     lines = [
         f"Measured by nvfp4bench {rep['tool']['version']} ({rep['tool']['git_sha']}) on **{dev.get('name', '?')}** "
         f"(sm_{dev.get('compute_capability', '?').replace('.', '')}, driver {dev.get('driver_version', '?')}, "
         f"CUDA runtime {dev.get('cuda_runtime_version', '?')}), {rep['timestamp']}, report "
         f"[`{report_path.as_posix()}`]({report_path.as_posix()}). Command: `{rep['command_line']}`. "
-        f"Median of cold-L2 samples, events timer; `x cuBLASLt` is the cublaslt variant's median over this "
+        f"Median of {l2}-L2 samples, `{timer}` timer{why}; `x cuBLASLt` is the cublaslt variant's median over this "
         f"one's; `x floor` is this median over the streaming floor's, timed in the same run.",
         "",
         "| problem | shape | variant | status | median us | TFLOP/s | GB/s | % SOL | x cuBLASLt | floor us | x floor | B200 target us |",
