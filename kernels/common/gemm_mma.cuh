@@ -39,7 +39,7 @@
 #include "core/device_info.hpp"
 #include "core/variant.hpp"
 #include "fp4_decode.cuh"
-#include "gemm_common.cuh"
+#include "gemm_launch.cuh"
 
 namespace nvfp4::gemm::mma {
 
@@ -290,13 +290,9 @@ __global__ void __launch_bounds__(kThreads, 2) mma_gemm_kernel(const __half* __r
 
 // Empty when the tensor-core GEMM can run every GEMM of `s` here, else why not.
 inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
-  if (dev.cc() < 80) return "needs compute capability 8.0 or newer (mma.sync FP16, cp.async, ldmatrix)";
-  if (kSmemBytes > dev.smem_per_block_optin) return "its 82 KB of shared memory exceed the per-block limit";
-  for (const Dims& d : s.groups) {
-    if (d.k % kBK != 0) return "needs K % 64 == 0";
-    if (const char* why = too_large(d.m, d.n, d.k, d.l); *why) return why;
-  }
-  return "";
+  return unsupported_family(dev, s, 80, "needs compute capability 8.0 or newer (mma.sync FP16, cp.async, ldmatrix)",
+                            kSmemBytes, "its 82 KB of shared memory exceed the per-block limit", kBK,
+                            "needs K % 64 == 0");
 }
 
 // gemm and dual_gemm (one GEMM, SingleScheduler) and group_gemm (GroupScheduler): a token
@@ -313,14 +309,7 @@ class MmaRunner final : public Runner {
     m_groups = static_cast<int>(lp.entries.size());
     m_chunks = lp.token_elems / kBK;
     m_tokens = DeviceBuffer(static_cast<size_t>(lp.token_elems) * sizeof(__half));
-    if constexpr (kGrouped) {
-      m_sched.entries = m_table.get();
-      m_sched.groups = m_groups;
-      m_sched.total_tiles = lp.tiles;
-    } else {
-      m_sched.e = lp.entries.at(0);
-    }
-    m_sched.ts = lp.ts;
+    m_sched = scheduler_for<Sched>(lp, m_table);
   }
   void run(cudaStream_t stream) override {
     const int64_t threads = m_chunks * 4;

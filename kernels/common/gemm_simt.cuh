@@ -28,7 +28,7 @@
 #include "core/device_info.hpp"
 #include "core/variant.hpp"
 #include "fp4_decode.cuh"
-#include "gemm_common.cuh"
+#include "gemm_launch.cuh"
 
 namespace nvfp4::gemm::simt {
 
@@ -144,13 +144,8 @@ __global__ void __launch_bounds__(kThreads, 2) simt_gemm_kernel(Sched sched) {
 // ---- host ----
 
 inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
-  if (dev.cc() < 70) return "needs compute capability 7.0 or newer";
-  if (kSmemBytes > dev.smem_per_block_optin) return "its 64 KB of shared memory exceed the per-block limit";
-  for (const Dims& d : s.groups) {
-    if (d.k % 256 != 0) return "needs K % 256 == 0";
-    if (const char* why = too_large(d.m, d.n, d.k, d.l); *why) return why;
-  }
-  return "";
+  return unsupported_family(dev, s, 70, "needs compute capability 7.0 or newer", kSmemBytes,
+                            "its 64 KB of shared memory exceed the per-block limit", 256, "needs K % 256 == 0");
 }
 
 // gemm and dual_gemm (one GEMM, SingleScheduler) and group_gemm (GroupScheduler): one launch.
@@ -162,15 +157,8 @@ class SimtRunner final : public Runner {
   SimtRunner(const CaseView& c, cudaStream_t stream) {
     const LaunchPlan lp = plan_launch(simt_gemm_kernel<NB, Sched>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
                                       kSlots / NB, kBK, 8);
-    if constexpr (kGrouped) {
-      m_table = EntryTable(lp.entries, stream);
-      m_sched.entries = m_table.get();
-      m_sched.groups = static_cast<int>(lp.entries.size());
-      m_sched.total_tiles = lp.tiles;
-    } else {
-      m_sched.e = lp.entries.at(0);
-    }
-    m_sched.ts = lp.ts;
+    if constexpr (kGrouped) m_table = EntryTable(lp.entries, stream);
+    m_sched = scheduler_for<Sched>(lp, m_table);
   }
   void run(cudaStream_t stream) override {
     launch_clustered(simt_gemm_kernel<NB, Sched>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.ts.splits, stream,

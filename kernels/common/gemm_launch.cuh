@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+// gemm_launch.cuh: the host side of the GEMM-family variants: cluster occupancy and launch,
+// split choice, the launch plan over one GEMM or a group table, the scheduler built from it, and
+// the support checks the main loops share. Device pieces: gemm_common.cuh.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_info.hpp"
+#include "gemm_common.cuh"
+
+namespace nvfp4::gemm {
+
+// Empty when every index of a GEMM fits the 32-bit tile fields, else why not.
+inline const char* too_large(int64_t m, int64_t n, int64_t k, int64_t l) {
+  if (m >= (int64_t{1} << 30) || n >= (int64_t{1} << 30) || l >= (int64_t{1} << 30) || k / 16 >= (int64_t{1} << 26))
+    return "shape too large for the 32-bit tile indices";
+  if (((m + 127) / 128) * ((n + 63) / 64) * l * 16 >= (int64_t{1} << 31)) return "too many output tiles for one launch";
+  return "";
+}
+
+// Splits for `tiles` output tiles of `k_steps` K steps: the most splits (at most kMaxSplits,
+// the portable cluster size) that still fit in ONE wave, `slots(s)` being how many CTAs run at once
+// in clusters of s, keeping at least `min_steps` K steps per split. More waves of shorter splits
+// looked cheaper by K steps alone, but every split adds a partial tile to reduce (gemm
+// 128x7168x16384 on an H100: 14 splits in 3 waves ran slower than 4 in one).
+inline constexpr int kMaxSplits = 8;
+template <class SlotsFn>
+int choose_splits(int64_t tiles, int k_steps, SlotsFn slots, int min_steps = 4) {
+  int best = 1;
+  for (int s = 2; s <= kMaxSplits && k_steps / s >= min_steps; ++s)
+    if (tiles * s <= slots(s)) best = s;
+  return best;
+}
+
+
+// True where K can be split: clusters (sm_90+) carry the reduction.
+inline bool splits_supported() {
+  int dev = 0, major = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  return major >= 9;
+}
+
+// A launch configuration of `blocks` CTAs in clusters of `cluster` along x (not copyable: cfg
+// points at attr).
+struct ClusterLaunch {
+  cudaLaunchConfig_t cfg{};
+  cudaLaunchAttribute attr{};
+  ClusterLaunch(int64_t blocks, int threads, size_t smem, int cluster, cudaStream_t stream) {
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = static_cast<unsigned>(cluster);
+    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+    cfg.gridDim = dim3(static_cast<unsigned>(blocks));
+    cfg.blockDim = dim3(static_cast<unsigned>(threads));
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
+// CTAs of `kernel` that run at once on the current device in clusters of `cluster` CTAs (the
+// dynamic shared-memory limit raised to `smem` first).
+template <class Kernel>
+int64_t resident_ctas(Kernel kernel, int threads, size_t smem, int cluster) {
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  if (cluster == 1) {
+    int dev = 0, sms = 0, occ = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, threads, smem));
+    return static_cast<int64_t>(occ) * sms;
+  }
+  if (cluster > 8) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  const ClusterLaunch cl(cluster, threads, smem, cluster, nullptr);
+  int clusters = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cl.cfg));
+  return static_cast<int64_t>(clusters) * cluster;
+}
+
+// Launches `kernel` with `blocks` CTAs in clusters of `cluster` along x.
+template <class Kernel, class... Args>
+void launch_clustered(Kernel kernel, int64_t blocks, int threads, size_t smem, int cluster, cudaStream_t stream,
+                      Args... args) {
+  const ClusterLaunch cl(blocks, threads, smem, cluster, stream);
+  CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, kernel, args...));
+}
+
+// The entries of a launch over `gemms` with CTA tiles of tile_tokens x tile_cols and K steps of
+// k_step (token workspace offsets for the tensor-core pre-pass: rows padded to tile_tokens), and the
+// one-wave split count from the cluster occupancy of `kernel` (uniform over the launch; at least
+// min_steps K steps per split in the GEMM with the fewest).
+struct LaunchPlan {
+  std::vector<GemmEntry> entries;
+  TileShape ts;
+  int64_t tiles = 0;
+  int64_t token_elems = 0;  // size of the token workspace
+};
+
+template <class Kernel>
+LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vector<GemmArgs>& gemms, int tile_tokens,
+                       int tile_cols, int k_step, int min_steps) {
+  LaunchPlan lp;
+  lp.ts.tokens = tile_tokens;
+  lp.ts.cols = tile_cols;
+  int min_k_steps = 1 << 30;
+  for (const GemmArgs& p : gemms) {
+    GemmEntry e;
+    e.args = p;
+    e.tiles_t = static_cast<int>((p.m + tile_tokens - 1) / tile_tokens);
+    e.tiles_n = static_cast<int>((p.n + tile_cols - 1) / tile_cols);
+    e.k_steps = static_cast<int>(p.k / k_step);
+    e.first_tile = static_cast<int>(lp.tiles);
+    e.m_pad = int64_t{e.tiles_t} * tile_tokens;
+    e.tok_offset = lp.token_elems;
+    lp.tiles += int64_t{e.tiles_t} * e.tiles_n * p.l;
+    lp.token_elems += p.l * e.m_pad * p.k;
+    min_k_steps = std::min(min_k_steps, e.k_steps);
+    lp.entries.push_back(e);
+  }
+  resident_ctas(kernel, threads, smem, 1);  // raises the shared-memory limit
+  if (splits_supported())
+    lp.ts.splits = choose_splits(lp.tiles, min_k_steps,
+                                 [&](int c) { return resident_ctas(kernel, threads, smem, c); }, min_steps);
+  return lp;
+}
+
+inline std::vector<GemmArgs> gemm_args_of(const CaseView& c, int nb) {
+  std::vector<GemmArgs> v;
+  for (const GemmOperands& g : c.groups) v.push_back(make_args(g, nb));
+  return v;
+}
+
+// The device table of a grouped launch (uploaded in prepare, untimed).
+struct EntryTable {
+  DeviceBuffer buf;
+  EntryTable() = default;
+  EntryTable(const std::vector<GemmEntry>& entries, cudaStream_t stream)
+      : buf(entries.size() * sizeof(GemmEntry)) {
+    CUDA_CHECK(cudaMemcpyAsync(buf.get(), entries.data(), buf.bytes(), cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));  // `entries` may go away
+  }
+  const GemmEntry* get() const { return buf.get<const GemmEntry>(); }
+};
+
+// The scheduler of a planned launch: the one GEMM in the kernel's parameters, or the groups'
+// device table (`table`, uploaded from lp.entries).
+template <class Sched>
+Sched scheduler_for(const LaunchPlan& lp, const EntryTable& table) {
+  Sched sched;
+  if constexpr (std::is_same_v<Sched, GroupScheduler>) {
+    sched.entries = table.get();
+    sched.groups = static_cast<int>(lp.entries.size());
+    sched.total_tiles = lp.tiles;
+  } else {
+    sched.e = lp.entries.at(0);
+  }
+  sched.ts = lp.ts;
+  return sched;
+}
+
+// The checks every GEMM-family main loop shares: compute capability, its shared memory, K a
+// multiple of its step, and the 32-bit tile indices; empty when every GEMM of `s` can run.
+inline std::string unsupported_family(const DeviceInfo& dev, const Shape& s, int min_cc, const char* cc_why,
+                                      int64_t smem, const char* smem_why, int64_t k_multiple, const char* k_why) {
+  if (dev.cc() < min_cc) return cc_why;
+  if (smem > dev.smem_per_block_optin) return smem_why;
+  for (const Dims& d : s.groups) {
+    if (d.k % k_multiple != 0) return k_why;
+    if (const char* why = too_large(d.m, d.n, d.k, d.l); *why) return why;
+  }
+  return "";
+}
+
+}  // namespace nvfp4::gemm
