@@ -2,6 +2,7 @@
 // nvfp4bench: benchmark and verify NVFP4 kernels (see README.md).
 // Exit codes: 0 all verified, 1 a verification failed, 2 usage or config error,
 // 3 CUDA or runtime error (including: no GPU).
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "measure/calibrate.hpp"
 #include "measure/cupti_timer.hpp"
 #include "report/report.hpp"
+#include "run/plugin.hpp"
 #include "run/results.hpp"
 #include "run/runner.hpp"
 
@@ -45,27 +47,38 @@ std::string join_argv(const std::vector<std::string>& argv) {
 }
 
 // `nvfp4bench list`: problems, variants, and whether each runs on this GPU (and why not).
-int list_variants(const RunPlan& plan) {
+int list_variants(const RunPlan& plan, const std::vector<const VariantInfo*>& variants,
+                  const std::vector<PluginRecord>& plugins) {
   std::optional<DeviceInfo> dev;
   if (device_count() > 0) dev = query_device(plan.device);
   std::cout << (dev ? fmt::format("device {}: {} (sm_{}{})\n", plan.device, dev->name, dev->cc_major, dev->cc_minor)
                     : std::string("no CUDA GPU found: every variant lists as not runnable here\n"));
-  std::cout << fmt::format("{:<11} {:<12} {:<10} {}\n", "problem", "variant", "runs here", "summary / reason");
+  size_t width = 12;  // the variant column fits plugin names (plugin:variant) too
+  for (const VariantInfo* v : variants) width = std::max(width, v->name.size());
+  std::cout << fmt::format("{:<11} {:<{}} {:<10} {}\n", "problem", "variant", width, "runs here", "summary / reason");
   for (Problem p : kAllProblems) {
-    for (const VariantInfo* v : variants_for(p)) {
+    for (const VariantInfo* v : variants) {
+      if (v->problem != p) continue;
       // A representative shape of the problem (the first gpu-mode benchmark shape).
       const char* probe = p == Problem::gemv ? "7168x16384x1" : p == Problem::group_gemm ? "80x4096x7168,176x4096x7168"
                                                                                         : "128x7168x16384";
       std::string why = dev ? v->unsupported(*dev, parse_shape(p, probe)) : "no CUDA GPU";
-      std::cout << fmt::format("{:<11} {:<12} {:<10} {}\n", to_string(p), v->name, why.empty() ? "yes" : "no",
+      std::cout << fmt::format("{:<11} {:<{}} {:<10} {}\n", to_string(p), v->name, width, why.empty() ? "yes" : "no",
                                why.empty() ? std::string(v->summary) : why);
     }
   }
+  for (const PluginRecord& r : plugins)
+    std::cout << fmt::format("plugin {}: {} (ABI version {})\n", r.name, r.path, r.abi_version);
   return kExitOk;
 }
 
 int run(const RunPlan& plan_in) {
-  if (plan_in.command == Command::list) return list_variants(plan_in);
+  // Plugins load before anything else, so that their errors are usage errors (exit 2) on any machine.
+  const LoadedPlugins plugins = load_plugins(plan_in.plugins);
+  check_plugin_variant_names(plan_in.variants, plugins);
+  std::vector<const VariantInfo*> variants = all_variants();
+  variants.insert(variants.end(), plugins.variants.begin(), plugins.variants.end());
+  if (plan_in.command == Command::list) return list_variants(plan_in, variants, plugins.records);
   RunPlan plan = plan_in;
 
   const int count = device_count();
@@ -94,6 +107,7 @@ int run(const RunPlan& plan_in) {
   info.sol_spec = sol_rates_for(info.device->name, info.device->cc());
   info.sol = info.sol_spec;
   info.plan = plan;
+  info.plugins = plugins.records;
 
   check_cases_fit(plan, *info.device);  // before anything runs or is written
   if (plan.sol_measured) {
@@ -111,7 +125,7 @@ int run(const RunPlan& plan_in) {
   if (plan.timing_enabled)
     std::cerr << fmt::format("timer: {} ({})\n", to_string(plan.timing.timer), plan.timer_reason);
 
-  const RunOutcome outcome = run_plan(plan, *info.device, info.sol);
+  const RunOutcome outcome = run_plan(plan, *info.device, info.sol, variants);
   print_table(std::cout, outcome.results);
   write_reports(info, outcome.results);
 

@@ -116,6 +116,9 @@ std::optional<Flags> parse_flags(int argc, const char* const* argv) {
       ->type_name("SHAPE");
   app.add_option("--variant", f.variants, "comma list of variants (default: every variant that can run)")
       ->type_name("LIST");
+  app.add_option("--plugin", f.plugins,
+                 "load plugin variants from a shared library (repeatable; ABI: src/core/nvfp4bench_plugin.h)")
+      ->type_name("PATH.so");
   opt("--config", f.config, "JSON config (schema: top of src/cli/config.cpp)", "FILE");
   opt("--seed", f.seed, "RNG seed, integer >= 0 (default 1111)", "N");
   opt("--dist", f.dist, "input distribution: gpumode | uniform (default gpumode)", "NAME");

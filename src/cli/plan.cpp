@@ -49,7 +49,11 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
       const size_t comma = item.find(',', pos);
       const std::string name = item.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
       if (name.empty()) bad_flag("--variant", item, "empty variant name");
-      if (!is_known_variant(name))
+      // A plugin's variant ("plugin:name") is checked once the plugins are loaded (run/plugin.cpp).
+      const bool plugin_name = name.find(':') != std::string::npos;
+      if (plugin_name && f.plugins.empty())
+        bad_flag("--variant", name, "a plugin variant (plugin:name) needs --plugin PATH.so");
+      if (!plugin_name && !is_known_variant(name))
         bad_flag("--variant", name, fmt::format("unknown variant (known: {})", known_variants()));
       if (std::find(cli_variants.begin(), cli_variants.end(), name) == cli_variants.end())
         cli_variants.push_back(name);
@@ -137,6 +141,7 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
   plan.floor_enabled = !f.no_floor;
   plan.timing_enabled = !f.verify_only && !f.profile;
   plan.variants = !cli_variants.empty() ? cli_variants : cfg.variants;
+  plan.plugins = f.plugins;
   if (f.device) plan.device = int(flag_int("--device", *f.device, 0, 1023));
 
   // ---- cases ----

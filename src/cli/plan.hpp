@@ -41,6 +41,7 @@ struct RunPlan {
   Command command = Command::run;
   std::vector<CaseSpec> cases;
   std::vector<std::string> variants;  // empty: every variant of each case's problem
+  std::vector<std::string> plugins;   // --plugin: shared libraries of plugin variants (run/plugin.hpp)
   Tolerance tolerance;
   TimingOptions timing;
   bool timer_explicit = false;        // --timer or the config's timing.timer chose the timer

@@ -289,6 +289,14 @@ void read_info(const Reader& rd, const Json& j, const ReportHeader& h, RunInfo& 
     info.calibration = c;
   }
   read_settings(rd, rd.at(j, "settings", ""), info);
+  if (j.contains("plugins") && j["plugins"].is_array())
+    for (const Json& p : j["plugins"]) {
+      PluginRecord r{rd.str(p, "name", "plugins[]."), rd.str(p, "path", "plugins[]."),
+                     static_cast<int>(rd.integer(p, "abi_version", "plugins[].")), {}};
+      for (const Json& v : rd.at(p, "variants", "plugins[]."))
+        if (v.is_string()) r.variants.push_back(v.get<std::string>());
+      info.plugins.push_back(std::move(r));
+    }
 }
 
 }  // namespace

@@ -191,6 +191,12 @@ std::string json_report_text(const RunInfo& info, const std::vector<CaseResult>&
     j["sol_note"] = info.device ? "no spec rates for this GPU: sol_us and pct_sol are null"
                                 : "no GPU: sol_us and pct_sol are null";
   j["settings"] = json_settings(info);
+  if (!info.plugins.empty()) {  // --plugin libraries (absent when none was loaded)
+    Json plugins = Json::array();
+    for (const PluginRecord& p : info.plugins)
+      plugins.push_back(Json{{"name", p.name}, {"path", p.path}, {"abi_version", p.abi_version}, {"variants", p.variants}});
+    j["plugins"] = std::move(plugins);
+  }
   Json arr = Json::array();
   for (const CaseResult& r : results) arr.push_back(json_result(r, info.plan.keep_samples));
   j["results"] = std::move(arr);

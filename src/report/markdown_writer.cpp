@@ -34,6 +34,8 @@ void write_markdown(const std::string& path, const RunInfo& info, const std::vec
   text += meta + "\n\n";
   text += fmt::format("Settings: {}\n\n", settings_line(info));
   if (!info.command_line.empty()) text += fmt::format("Command: `{}`\n\n", info.command_line);
+  for (const PluginRecord& p : info.plugins)
+    text += fmt::format("Plugin `{}`: `{}` (ABI version {})\n\n", p.name, p.path, p.abi_version);
 
   const auto& cols = table_columns();
   std::string header = "|", rule = "|";

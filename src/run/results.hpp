@@ -51,6 +51,14 @@ struct CaseResult {
   std::string repro;         // command line that repeats just this case
 };
 
+// A plugin loaded with --plugin (run/plugin.hpp), as the report records it.
+struct PluginRecord {
+  std::string name;                   // the plugin's name: its variants are shown as name:variant
+  std::string path;                   // absolute path of the shared library
+  int abi_version = 0;                // nvfp4bench_plugin.h's NVFP4BENCH_PLUGIN_ABI_VERSION it was built with
+  std::vector<std::string> variants;  // "problem/name:variant"
+};
+
 struct RunInfo {
   std::string tool_version;
   std::string git_sha;
@@ -62,6 +70,7 @@ struct RunInfo {
   std::optional<Calibration> calibration;  // measured rates (--sol measured)
   std::string sol_source = "spec";    // "spec" or "measured"
   RunPlan plan;              // settings: tolerance, timing, outputs, config
+  std::vector<PluginRecord> plugins;  // --plugin libraries, in load order
   // settings.seed / settings.dist of a report read back (its plan has no cases); in a run they
   // are derived from plan.cases instead (report/cells.hpp common_seed / common_dist).
   std::optional<uint64_t> seed;

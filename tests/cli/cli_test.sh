@@ -109,6 +109,33 @@ run compare "$SRC/results/baseline-nvidia-h200.json" "$REPORT" --html "$TMP/c.ht
 if [ "$rc" -eq 0 ] && grep -q '"kind":"nvfp4bench.compare"' "$TMP/c.html"; then pass "compare --html"
 else fail "compare --html" "exit code $rc or no compare data in the page"; fi
 
+# ---- --plugin: every load error is exit 2 and one line naming the file and the rule ----
+PLUG=${NVFP4_PLUGIN_DIR:-}
+if [ -n "$PLUG" ] && [ -f "$PLUG/example_plugin.so" ]; then
+  expect_usage "--plugin missing file" "--plugin '$TMP/absent.so': no such file" --plugin "$TMP/absent.so" list
+  expect_usage "--plugin not a shared library" "cannot be loaded as a shared library" --plugin "$SRC/README.md" list
+  expect_usage "--plugin without the entry point" "'$PLUG/fixture_no_entry.so': does not export the entry point" \
+    --plugin "$PLUG/fixture_no_entry.so" list
+  expect_usage "--plugin of another ABI version" "'$PLUG/fixture_bad_abi.so': plugin ABI version 99" \
+    --plugin "$PLUG/fixture_bad_abi.so" list
+  expect_usage "--plugin with a variant twice" "'$PLUG/fixture_dup_name.so': name clash" \
+    --plugin "$PLUG/fixture_dup_name.so" list
+  expect_usage "--plugin loaded twice" "name clash: plugin name 'example'" \
+    --plugin "$PLUG/example_plugin.so" --plugin "$PLUG/example_plugin.so" list
+  expect_usage "--plugin run errors come before the GPU check" "no such file" \
+    --plugin "$TMP/absent.so" --problem gemm --shape 128x256x256
+  expect_usage "--variant plugin:name without --plugin" "needs --plugin" --problem gemm --shape 128x256x256 --variant example:rowmajor
+  expect_usage "--variant of a plugin that has no such variant" "--variant 'example:fast': no loaded plugin" \
+    --plugin "$PLUG/example_plugin.so" --problem gemm --shape 128x256x256 --variant example:fast
+  run --plugin "$PLUG/example_plugin.so" list
+  if [ "$rc" -eq 0 ] && grep -q "^gemm *example:rowmajor" "$TMP/out" && grep -q "^gemm *example:blocked" "$TMP/out" &&
+     grep -q "^group_gemm *example:rowmajor" "$TMP/out" && grep -q "example_plugin.so (ABI version 1)" "$TMP/out"; then
+    pass "--plugin list shows the plugin's variants"
+  else fail "--plugin list shows the plugin's variants" "exit code $rc; stdout: $(head -c 300 "$TMP/out")"; fi
+else
+  echo "SKIP  --plugin tests (NVFP4_PLUGIN_DIR has no example_plugin.so)"
+fi
+
 # ---- help ----
 run --help
 if [ "$rc" -eq 0 ] && grep -qF -- "--shape" "$TMP/out"; then pass "--help"; else fail "--help" "exit code $rc or no usage text"; fi
