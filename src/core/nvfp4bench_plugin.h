@@ -35,6 +35,12 @@
  * returned. `run` is timed: it must only enqueue work on `stream` (a cudaStream_t), with no
  * synchronisation and no allocation. Strings the plugin returns must stay valid until the library
  * is unloaded (at exit).
+ *
+ * CUDA: the plugin links its own CUDA runtime (nvcc's default, static). Device pointers and the
+ * stream belong to the device nvfp4bench runs on, whose primary context is current on the calling
+ * thread; do not call cudaSetDevice or cudaDeviceReset. nvfp4bench's runtime does not see the
+ * plugin runtime's launch errors: `run` should return non-zero when cudaGetLastError() fails.
+ * A kernel that faults is seen at the next synchronisation and reported ERROR, like any variant.
  */
 #ifndef NVFP4BENCH_PLUGIN_H
 #define NVFP4BENCH_PLUGIN_H

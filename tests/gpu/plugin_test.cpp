@@ -17,13 +17,13 @@ using namespace nvfp4;
 namespace {
 
 // $NVFP4_PLUGIN_DIR, else <dir of this binary>/../plugins (works in a build carried elsewhere).
-std::string example_plugin() {
-  if (const char* env = std::getenv("NVFP4_PLUGIN_DIR"); env && *env) return std::string(env) + "/example_plugin.so";
-  return (std::filesystem::canonical("/proc/self/exe").parent_path().parent_path() / "plugins/example_plugin.so").string();
+std::string plugin_file(const std::string& name) {
+  if (const char* env = std::getenv("NVFP4_PLUGIN_DIR"); env && *env) return std::string(env) + "/" + name;
+  return (std::filesystem::canonical("/proc/self/exe").parent_path().parent_path() / "plugins" / name).string();
 }
 
 const LoadedPlugins& plugins() {
-  static const LoadedPlugins p = load_plugins({example_plugin()});
+  static const LoadedPlugins p = load_plugins({plugin_file("example_plugin.so")});
   return p;
 }
 
@@ -90,4 +90,27 @@ TEST(Plugin, ExampleTimedLikeAnyVariant) {
     EXPECT_GT(r.timing->stats.median, 0.0);
   }
   EXPECT_EQ(out.results[1].variant, "example:rowmajor");
+}
+
+// prepare or run returning non-zero: an ERROR row naming the plugin variant, and the run goes on.
+TEST(Plugin, FailingPluginIsErrorAndTheRunGoesOn) {
+  const LoadedPlugins failing = load_plugins({plugin_file("fixture_fails.so")});
+  RunPlan plan;
+  plan.timing_enabled = false;
+  plan.floor_enabled = false;
+  plan.quiet = true;
+  CaseSpec c;
+  c.problem = Problem::gemm;
+  c.shape = parse_shape(Problem::gemm, "128x256x256");
+  plan.cases.push_back(c);
+  std::vector<const VariantInfo*> variants = failing.variants;
+  variants.push_back(find_variant(Problem::gemm, "naive"));
+  const RunOutcome out = run_plan(plan, query_device(0), std::nullopt, variants);
+  ASSERT_FALSE(out.stopped_on_sticky_error) << out.sticky_message;
+  ASSERT_EQ(out.results.size(), 3u);
+  EXPECT_EQ(out.results[0].status, Status::error);
+  EXPECT_NE(out.results[0].reason.find("fails:prepare: prepare returned 1"), std::string::npos) << out.results[0].reason;
+  EXPECT_EQ(out.results[1].status, Status::error);
+  EXPECT_NE(out.results[1].reason.find("fails:run: run returned 1"), std::string::npos) << out.results[1].reason;
+  EXPECT_EQ(out.results[2].status, Status::pass) << out.results[2].reason;
 }

@@ -167,3 +167,10 @@ TEST(Plugin, ReportRecordsPlugins) {
   // No plugin: no "plugins" key (reports without plugins are unchanged).
   EXPECT_EQ(json_report_text(RunInfo{}, {}).find("\"plugins\""), std::string::npos);
 }
+
+TEST(Plugin, FailingFixtureLoads) {  // its ERROR rows are a GPU test (gpu/plugin_test.cpp)
+  const LoadedPlugins p = load_plugins({plugin_path("fixture_fails.so")});
+  ASSERT_EQ(p.variants.size(), 2u);
+  EXPECT_EQ(p.variants[0]->name, "fails:prepare");
+  EXPECT_EQ(p.variants[1]->name, "fails:run");
+}
