@@ -129,7 +129,8 @@ if [ -n "$PLUG" ] && [ -f "$PLUG/example_plugin.so" ]; then
     --plugin "$PLUG/example_plugin.so" --problem gemm --shape 128x256x256 --variant example:fast
   run --plugin "$PLUG/example_plugin.so" list
   if [ "$rc" -eq 0 ] && grep -q "^gemm *example:rowmajor" "$TMP/out" && grep -q "^gemm *example:blocked" "$TMP/out" &&
-     grep -q "^group_gemm *example:rowmajor" "$TMP/out" && grep -q "example_plugin.so (ABI version 1)" "$TMP/out"; then
+     grep -q "^group_gemm *example:rowmajor" "$TMP/out" && grep -q "^gemv *example:rowmajor" "$TMP/out" &&
+     grep -q "^dual_gemm *example:rowmajor" "$TMP/out" && grep -q "example_plugin.so (ABI version 1)" "$TMP/out"; then
     pass "--plugin list shows the plugin's variants"
   else fail "--plugin list shows the plugin's variants" "exit code $rc; stdout: $(head -c 300 "$TMP/out")"; fi
 else

@@ -71,6 +71,17 @@ TEST(Plugin, ExampleGroupGemmVerified) {
   expect_all_pass(run_plan(plan, query_device(0), std::nullopt, plugins().variants), plan.cases.size());
 }
 
+TEST(Plugin, ExampleGemvAndDualGemmVerified) {
+  for (Problem p : {Problem::gemv, Problem::dual_gemm}) {
+    std::vector<CaseSpec> cases = test::config_cases(std::string("configs/gpumode/") + std::string(to_string(p)) + ".json",
+                                                     "test");
+    for (auto& c : test::config_cases("configs/smoke.json")) cases.push_back(c);
+    const RunPlan plan = verify_plan(p, cases);
+    ASSERT_FALSE(plan.cases.empty()) << to_string(p);
+    expect_all_pass(run_plan(plan, query_device(0), std::nullopt, plugins().variants), plan.cases.size());
+  }
+}
+
 TEST(Plugin, ExampleTimedLikeAnyVariant) {
   RunPlan plan;
   plan.quiet = true;

@@ -81,12 +81,14 @@ TEST(Plugin, ExampleLoads) {
   EXPECT_EQ(p.records[0].name, "example");
   EXPECT_EQ(p.records[0].abi_version, NVFP4BENCH_PLUGIN_ABI_VERSION);
   EXPECT_EQ(p.records[0].path.front(), '/');
-  ASSERT_EQ(p.variants.size(), 3u);
+  ASSERT_EQ(p.variants.size(), 5u);
   EXPECT_EQ(p.variants[0]->name, "example:rowmajor");
   EXPECT_EQ(p.variants[0]->problem, Problem::gemm);
   EXPECT_EQ(p.variants[1]->name, "example:blocked");
   EXPECT_EQ(p.variants[2]->name, "example:rowmajor");
   EXPECT_EQ(p.variants[2]->problem, Problem::group_gemm);
+  EXPECT_EQ(p.variants[3]->problem, Problem::gemv);
+  EXPECT_EQ(p.variants[4]->problem, Problem::dual_gemm);
   EXPECT_FALSE(p.variants[0]->summary.empty());
   // The plugin's supported() goes through the VariantInfo (no GPU needed to ask).
   DeviceInfo dev;
