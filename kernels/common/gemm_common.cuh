@@ -3,7 +3,6 @@
 // group_gemm):
 //   - GemmArgs: one GEMM of the case as raw pointers (A tokens, B/B2 weights, C);
 //   - weight slots: how a CTA's weight rows map to B rows (gemm) or to B1/B2 rows (dual_gemm);
-//   - blocked_sf_offset: the gpu-mode "permuted" scale layout (PROBLEMS.md 1.3);
 //   - cp.async helpers;
 //   - tile schedulers: block index -> (GEMM, batch, token tile, weight tile, K range), for one
 //     GEMM (SingleScheduler) or a device table of groups (GroupScheduler);
@@ -24,6 +23,8 @@
 #include <cstdint>
 
 #include "core/case_data.hpp"
+#include "core/nvfp4.hpp"
+#include "reference/dequant.cuh"
 
 namespace nvfp4::gemm {
 
@@ -74,13 +75,6 @@ struct SlotMap {
   __device__ __forceinline__ static T pick(int s, T b0, T b1) { return op(s) ? b1 : b0; }
 };
 
-// Byte offset of scale (row, sf column j) in batch b of a blocked scale tensor (PROBLEMS.md 1.3).
-__host__ __device__ __forceinline__ int64_t blocked_sf_offset(int64_t rows, int64_t k, int64_t b, int64_t row,
-                                                              int64_t j) {
-  const int64_t rest_k = (k / 16 + 3) / 4, rest_mn = (rows + 127) / 128;
-  return b * rest_mn * rest_k * 512 + (row / 128) * rest_k * 512 + (j / 4) * 512 + (row % 32) * 16 +
-         ((row % 128) / 32) * 4 + (j % 4);
-}
 
 // ---- cp.async ----
 
@@ -235,10 +229,6 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
 
 // ---- epilogues ----
 
-// silu(x) * u in FP32 as the reference computes it (reference/dequant.cu), one rounding to FP16.
-__device__ __forceinline__ __half silu_mul_fp16(float x, float u) {
-  return __float2half_rn(x / (1.0f + expf(-x)) * u);
-}
 
 // Writes output (m, n) of batch l of C [l][M][N] from the FP32 sums x1 (and x2 for dual_gemm),
 // bounds-checked. (Takes C and its sizes, not GemmArgs: with a grouped table in global memory the
@@ -255,7 +245,7 @@ __device__ __forceinline__ void store_output(const OutView& o, int64_t l, int64_
     v = __float2half_rn(x1);
     (void)x2;
   } else {
-    v = silu_mul_fp16(x1, x2);
+    v = __float2half_rn(silu_mul(x1, x2));  // the reference's silu_mul (reference/dequant.cuh)
   }
   o.c[(l * o.m + m) * o.n + n] = v;
 }

@@ -82,7 +82,6 @@ int64_t resident_ctas(Kernel kernel, int threads, size_t smem, int cluster) {
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, threads, smem));
     return static_cast<int64_t>(occ) * sms;
   }
-  if (cluster > 8) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   const ClusterLaunch cl(cluster, threads, smem, cluster, nullptr);
   int clusters = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cl.cfg));

@@ -151,7 +151,7 @@ struct Kernel {
     }
     const int sslot = tid;
     const int64_t srow = min(int64_t{tile.n0 + Slots::row(sslot)}, p.n - 1);
-    s.sf = Slots::pick(sslot, p.sfb_blk[0], p.sfb_blk[1]) + blocked_sf_offset(p.n, p.k, tile.l, srow, 0);
+    s.sf = Slots::pick(sslot, p.sfb_blk[0], p.sfb_blk[1]) + SfGeometry{p.n, p.k / 16, p.l}.blocked_offset(srow, 0, tile.l);
     return s;
   }
 

@@ -95,7 +95,6 @@ __global__ void __launch_bounds__(kThreads) fp32_to_fp16_kernel(const float* __r
   }
 }
 
-__device__ __forceinline__ float silu_mul(float g, float u) { return g / (1.0f + expf(-g)) * u; }
 
 template <int kVec>
 __global__ void __launch_bounds__(kThreads) silu_mul_kernel(const float* __restrict__ gate,

@@ -29,6 +29,10 @@ DeviceBuffer dequantized_fp16(const Fp4Matrix& m, int64_t rows_used, cudaStream_
 // out[i] = fp16_rn(in[i]), i < n.
 void fp32_to_fp16(const float* in, __half* out, int64_t n, cudaStream_t s);
 
+// silu(g) * u in FP32 as the reference computes it, silu(x) = x / (1 + exp(-x)). Every dual_gemm
+// kernel calls this one definition, so its epilogue and the reference agree to the bit.
+__device__ __forceinline__ float silu_mul(float g, float u) { return g / (1.0f + expf(-g)) * u; }
+
 // out[i] = fp16_rn(silu(gate[i]) * up[i]), silu(x) = x / (1 + exp(-x)); silu and the product in
 // FP32, one rounding to FP16 (round to nearest even). The dual_gemm epilogue.
 void silu_mul_fp16(const float* gate, const float* up, __half* out, int64_t n, cudaStream_t s);
