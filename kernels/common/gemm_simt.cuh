@@ -27,7 +27,7 @@
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
 #include "core/variant.hpp"
-#include "fp4_decode.cuh"
+#include "core/fp4_decode.cuh"
 #include "gemm_launch.cuh"
 
 namespace nvfp4::gemm::simt {

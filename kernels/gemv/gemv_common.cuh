@@ -22,7 +22,7 @@
 
 #include "core/device_info.hpp"
 #include "core/problem.hpp"
-#include "../common/fp4_decode.cuh"
+#include "core/fp4_decode.cuh"
 
 namespace nvfp4::gemv_detail {
 
@@ -91,7 +91,7 @@ __device__ __forceinline__ uint2 e2m1x8_to_int8x2(uint32_t w) {
   return make_uint2(__vsub4(pos_lo, neg_lo), __vsub4(pos_hi, neg_hi));  // one of each pair is 0
 }
 
-// Two e4m3 codes (low byte -> .x) to FP16x2, exact: kernels/common/fp4_decode.cuh.
+// Two e4m3 codes (low byte -> .x) to FP16x2, exact: src/core/fp4_decode.cuh.
 using fp4::e4m3x2_to_half2;
 
 __device__ __forceinline__ float2 e4m3x2_to_float2(uint32_t codes16) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // fp4_decode.cuh: NVFP4 -> FP16 / FP32 decode on CUDA cores, shared by the GEMM-family variants
-// (kernels/common/gemm_*.cuh) and usable by any kernel. Exact everywhere.
+// (kernels/common/gemm_*.cuh), the gemv variants and calibrate's decode-plus-wgmma ceiling (src/measure); usable by any kernel. Exact everywhere.
 //
 // e2m1 nibble S EE M. Shift trick: put S at FP16 bit 15 and EEM at bits 11..9. The 16-bit word
 // then IS the FP16 value * 2^-14 (EE = 0, M = 1 lands on the FP16 subnormal 2^-15 = 0.5 * 2^-14).
