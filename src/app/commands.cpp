@@ -83,7 +83,8 @@ int render_command(int argc, const char* const* argv) {
 }
 
 int calibrate_command(int argc, const char* const* argv) {
-  CLI::App app("Measures this GPU's HBM read bandwidth and dense tensor-core rate beside the spec table.",
+  CLI::App app("Measures this GPU's HBM read bandwidth and dense tensor-core rate beside the spec table, and on "
+               "CC 9.0 the ceiling of the wgmma kernels' path (FP4 decode in registers feeding wgmma).",
                "calibrate");
   int device = 0;
   std::string json_path;
@@ -101,9 +102,9 @@ int calibrate_command(int argc, const char* const* argv) {
     const Calibration cal = calibrate(dev, stream.get());
     const auto spec = sol_rates_for(dev.name, dev.cc());
     std::cout << fmt::format("{} (sm_{}{}, {} SMs)\n", dev.name, dev.cc_major, dev.cc_minor, dev.sms);
-    std::cout << fmt::format("{:<22} {:>12} {:>12} {:>8}\n", "rate", "spec", "measured", "ratio");
+    std::cout << fmt::format("{:<30} {:>12} {:>12} {:>8}\n", "rate", "spec", "measured", "ratio");
     auto row = [&](const char* what, std::optional<double> s, std::optional<double> m, const char* unit) {
-      std::cout << fmt::format("{:<22} {:>12} {:>12} {:>8}\n", fmt::format("{} ({})", what, unit),
+      std::cout << fmt::format("{:<30} {:>12} {:>12} {:>8}\n", fmt::format("{} ({})", what, unit),
                                s ? fmt::format("{:.0f}", *s) : "-", m ? fmt::format("{:.0f}", *m) : "-",
                                s && m ? fmt::format("{:.0f}%", 100 * *m / *s) : "-");
     };
@@ -113,6 +114,9 @@ int calibrate_command(int argc, const char* const* argv) {
         cal.fp16_tensor_tflops, "TFLOP/s");
     row("FP4 tensor dense", fp4_native ? std::optional(spec->flops_per_s / 1e12) : std::nullopt,
         cal.fp4_tensor_tflops, "TFLOP/s");
+    // The wgmma path has no spec rate: its ceiling is only measured.
+    row("FP4 decode + wgmma", std::nullopt, cal.decode_wgmma_tflops, "TFLOP/s");
+    row("wgmma RS, no decode", std::nullopt, cal.wgmma_rs_tflops, "TFLOP/s");
     std::cout << cal.notes << '\n';
     if (!json_path.empty()) {
       nlohmann::ordered_json j;
@@ -120,7 +124,10 @@ int calibrate_command(int argc, const char* const* argv) {
       j["device"] = dev.name;
       j["hbm_read_gbps"] = cal.hbm_read_gbps;
       j["fp16_tensor_tflops"] = cal.fp16_tensor_tflops;
-      j["fp4_tensor_tflops"] = cal.fp4_tensor_tflops ? nlohmann::json(*cal.fp4_tensor_tflops) : nlohmann::json();
+      auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+      j["fp4_tensor_tflops"] = opt(cal.fp4_tensor_tflops);
+      j["decode_wgmma_tflops"] = opt(cal.decode_wgmma_tflops);
+      j["wgmma_rs_tflops"] = opt(cal.wgmma_rs_tflops);
       j["notes"] = cal.notes;
       std::ofstream(json_path) << j.dump(2) << '\n';
     }

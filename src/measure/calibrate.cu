@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// calibrate.cu: HBM read bandwidth and tensor-core rates, measured (see calibrate.hpp).
+// calibrate.cu: HBM read bandwidth, tensor-core rates and the ceiling of the wgmma kernels'
+// decode-plus-wgmma path, measured (see calibrate.hpp).
 #include "measure/calibrate.hpp"
 
 #include <cublasLt.h>
@@ -11,6 +12,8 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "core/fp4_decode.cuh"
+#include "core/hopper.cuh"
 
 namespace nvfp4 {
 
@@ -22,6 +25,12 @@ std::string format(const char* f, Args... args) {
   char buf[256];
   std::snprintf(buf, sizeof buf, f, args...);
   return buf;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
 #define CAL_CUBLAS_CHECK(expr)                                                                      \
@@ -100,28 +109,34 @@ constexpr int kGemmRuns = 10;
 constexpr size_t kWorkspaceBytes = size_t{32} << 20;
 
 // Random FP16 in +-[1/64, 1): no zeros, so the tensor cores (and the power draw) do real work.
-__global__ void fill_half(__half* p, size_t n, uint32_t seed) {
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    uint32_t h = uint32_t(i) * 0x9e3779b1u ^ uint32_t(i >> 32) * 0x85ebca77u ^ seed;
-    h ^= h >> 15;
-    h *= 0x2c1b3c6du;
-    h ^= h >> 12;
-    h *= 0x297a2d39u;
-    h ^= h >> 15;
-    const float mag = 1.0f / 64 + float(h & 0xffff) * (1.0f - 1.0f / 64) / 65536.0f;
-    p[i] = __float2half((h & 0x10000u) ? -mag : mag);
-  }
+__device__ __forceinline__ __half random_half(size_t i, uint32_t seed) {
+  uint32_t h = uint32_t(i) * 0x9e3779b1u ^ uint32_t(i >> 32) * 0x85ebca77u ^ seed;
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 12;
+  h *= 0x297a2d39u;
+  h ^= h >> 15;
+  const float mag = 1.0f / 64 + float(h & 0xffff) * (1.0f - 1.0f / 64) / 65536.0f;
+  return __float2half((h & 0x10000u) ? -mag : mag);
 }
 
-// Random bytes (any byte is two finite E2M1 values).
+// A random byte (any byte is two finite E2M1 values).
+__device__ __forceinline__ uint8_t random_byte(size_t i, uint32_t seed) {
+  uint32_t h = uint32_t(i) * 0x9e3779b1u ^ seed;
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  return uint8_t(h);
+}
+
+__global__ void fill_half(__half* p, size_t n, uint32_t seed) {
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    p[i] = random_half(i, seed);
+}
+
 __global__ void fill_bytes(uint8_t* p, size_t n, uint32_t seed) {
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    uint32_t h = uint32_t(i) * 0x9e3779b1u ^ seed;
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    p[i] = uint8_t(h);
-  }
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    p[i] = random_byte(i, seed);
 }
 
 struct LtHandle {
@@ -187,9 +202,7 @@ double time_gemm(cublasLtHandle_t lt, LtDesc& desc, const LtLayout& la, const Lt
     CUDA_CHECK(cudaEventSynchronize(stop.get()));
     if (r >= kGemmWarmup) ms.push_back(stop.since(start));
   }
-  std::sort(ms.begin(), ms.end());
-  const size_t h = ms.size() / 2;
-  return ms.size() % 2 ? ms[h] : 0.5 * (ms[h - 1] + ms[h]);
+  return median(std::move(ms));
 }
 
 double measure_fp16(cublasLtHandle_t lt, cudaStream_t s, std::string& note) {
@@ -248,6 +261,199 @@ double measure_fp4(cublasLtHandle_t lt, cudaStream_t s, std::string& note) {
   return 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
 }
 
+//==================================================================================================
+// The ceiling of the Hopper wgmma kernels' own path: FP4 decode in registers feeding wgmma
+//==================================================================================================
+// The consumer side of the wgmma kernels, without their loads: a CTA of two consumer warpgroups,
+// each owning 64 weight rows x 128 tokens (64 FP32 accumulators per thread). Per K64 chunk each
+// thread reads the packed e2m1 bytes and e4m3 scales of its two rows (rows g and g + 8 of its
+// warp's 16) from shared memory, decodes them in registers (core/fp4_decode.cuh) and issues 4
+// wgmma m64n128k16 with A from those registers and B (the tokens: K-major, 128-byte swizzle) from
+// shared memory. The operands are written to shared memory once, so the timed loop has no
+// global-memory traffic: its rate is the most that path can reach. The same loop with fixed A
+// registers (no decode) shows what the decode costs.
+
+constexpr int kCeilThreads = 256;   // 2 consumer warpgroups
+constexpr int kCeilChunks = 16384;  // K64 chunks per CTA and launch (even): ~7 ms at 650 TFLOP/s on 132 SMs
+constexpr int kCeilWarmup = 2;
+constexpr int kCeilRuns = 10;
+constexpr double kCeilFlopPerChunk = 2.0 * 128 * 128 * 64;  // per CTA: 128 weight rows x 128 tokens x K64
+
+// One K64 chunk of the CTA's operands: the token tile (B: 128 rows of 64 FP16), the packed
+// weights (128 rows x 32 bytes) and their scales (128 rows x 4).
+struct alignas(1024) CeilingSmem {
+  __half tokens[128 * 64];
+  uint8_t packed[128 * 32];
+  uint8_t scales[128 * 4];
+};
+
+// The device functions of this kernel are [[maybe_unused]]: off sm_90a its body is compiled out.
+
+// Stores of the generic proxy (st.shared) become visible to wgmma's operand reads (the async
+// proxy) only after this fence. hopper.cuh has no wrapper for it.
+[[maybe_unused]] __device__ __forceinline__ void fence_proxy_async_smem() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// The dynamic shared memory, from its first 1024-byte boundary: the 128-byte swizzle of the
+// token tile's descriptor repeats every 1024 bytes.
+[[maybe_unused]] __device__ __forceinline__ CeilingSmem& ceiling_smem() {
+  extern __shared__ uint8_t ceiling_dyn_smem[];
+  const uint32_t a = sm90::smem_addr(ceiling_dyn_smem);
+  return *reinterpret_cast<CeilingSmem*>(ceiling_dyn_smem + ((1024 - (a & 1023)) & 1023));
+}
+
+// Random non-zero operands; the e4m3 scales are 0x30..0x3F (0.5 to 1.875: finite, non-zero).
+[[maybe_unused]] __device__ void fill_ceiling_smem(CeilingSmem& sm) {
+  for (int i = threadIdx.x; i < 128 * 64; i += blockDim.x) sm.tokens[i] = random_half(i, 5u);
+  for (int i = threadIdx.x; i < 128 * 32; i += blockDim.x) sm.packed[i] = random_byte(i, 6u);
+  for (int i = threadIdx.x; i < 128 * 4; i += blockDim.x) sm.scales[i] = uint8_t(0x30u | (random_byte(i, 7u) & 0x0Fu));
+}
+
+// The A registers of one K64 chunk: rows `row` and `row + 8` (h[0], h[1]), 16 elements each (the
+// thread's quarter `q` of the chunk's 64: 8 packed bytes, one scale), as 8 half2 of
+// value * scale * 2^-14.
+[[maybe_unused]] __device__ __forceinline__ void decode_chunk(const CeilingSmem& sm, int row, int q,
+                                                              uint32_t (&h)[2][8]) {
+#pragma unroll
+  for (int hr = 0; hr < 2; ++hr) {
+    const int r = row + 8 * hr;
+    const uint2 packed = *reinterpret_cast<const uint2*>(sm.packed + r * 32 + 8 * q);
+    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.scales[r * 4 + q]), h[hr]);
+  }
+}
+
+// One chunk's 4 wgmmas (K16 step j: B slice j, A = half2 2j and 2j+1 of both rows), committed as
+// one group.
+[[maybe_unused]] __device__ __forceinline__ void mma_chunk(float (&acc)[64], const uint32_t (&h)[2][8],
+                                                           const uint64_t (&desc)[4]) {
+  sm90::wgmma_fence();  // the A registers were written since the last wgmma
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t a[4] = {h[0][2 * j], h[1][2 * j], h[0][2 * j + 1], h[1][2 * j + 1]};
+    sm90::wgmma_m64n128k16_rs(acc, a, desc[j], 1);
+  }
+  sm90::wgmma_commit();
+}
+
+// kDecode: decode every chunk (the kernels' path); else the A registers are decoded once and
+// only the wgmmas run. The A registers of a chunk stay live until its wgmmas are done: two sets
+// (ha, hb), and wgmma_wait<1> after each commit frees the other set, so the decode of chunk c+1
+// overlaps the wgmmas of chunk c.
+template <bool kDecode>
+__global__ void __launch_bounds__(kCeilThreads, 1) wgmma_ceiling_kernel(int chunks, float* sink) {
+#if NVFP4_SM90A
+  CeilingSmem& sm = ceiling_smem();
+  fill_ceiling_smem(sm);
+  fence_proxy_async_smem();
+  __syncthreads();
+
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4;  // warpgroup, warp in it, lane group
+  const int t = lane % 4;
+  uint64_t desc[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) desc[j] = sm90::desc_kmajor_sw128(sm90::smem_addr(sm.tokens) + 32 * j);
+  float acc[64];
+#pragma unroll
+  for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
+  uint32_t ha[2][8], hb[2][8];
+  if constexpr (!kDecode) {
+    decode_chunk(sm, row, t, ha);
+    decode_chunk(sm, row, (t + 1) % 4, hb);
+  }
+  sm90::fence_regs(acc);
+  for (int c = 0; c < chunks; c += 2) {
+    // The quarter a thread reads turns with the chunk, as a ring of stages moves the kernels'
+    // reads, so the decode stays inside the loop.
+    if constexpr (kDecode) decode_chunk(sm, row, (t + c) % 4, ha);
+    mma_chunk(acc, ha, desc);
+    sm90::wgmma_wait<1>();  // chunk c - 1 is done: hb is free
+    if constexpr (kDecode) decode_chunk(sm, row, (t + c + 1) % 4, hb);
+    mma_chunk(acc, hb, desc);
+    sm90::wgmma_wait<1>();  // chunk c is done: ha is free
+  }
+  sm90::wgmma_wait<0>();
+  sm90::fence_regs(acc);
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum += acc[i];
+  if (__float_as_uint(sum) == 0xFFFFFFFFu) *sink = sum;  // never: arithmetic makes only the canonical NaN
+#else
+  (void)chunks;
+  (void)sink;
+  __trap();
+#endif
+}
+
+// wgmma_ceiling_kernel<kDecode> in TFLOP/s: median of kCeilRuns launches, CUDA events.
+template <bool kDecode>
+double time_wgmma_ceiling(const DeviceInfo& dev, cudaStream_t s) {
+  auto* kernel = wgmma_ceiling_kernel<kDecode>;
+  // More than half an SM's shared memory, so that one CTA runs per SM, as in the kernels (whose
+  // stage rings fill it).
+  int smem_per_sm = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev.index));
+  const int smem = std::max<int>(sizeof(CeilingSmem) + 1024, smem_per_sm / 2 + 1024);
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  int per_sm = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kCeilThreads, smem));
+  if (per_sm != 1) throw std::runtime_error(format("%d CTAs of %d threads fit on an SM, not 1", per_sm, kCeilThreads));
+
+  DeviceBuffer sink(sizeof(float));
+  Event start, stop;
+  std::vector<double> ms;
+  for (int r = 0; r < kCeilWarmup + kCeilRuns; ++r) {
+    start.record(s);
+    kernel<<<dev.sms, kCeilThreads, smem, s>>>(kCeilChunks, sink.get<float>());
+    CUDA_CHECK_LAUNCH();
+    stop.record(s);
+    CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    if (r >= kCeilWarmup) ms.push_back(stop.since(start));
+  }
+  return kCeilFlopPerChunk * kCeilChunks * dev.sms / (median(std::move(ms)) * 1e-3) / 1e12;
+}
+
+// Runs `measure` (it returns the rate and sets its note). A failure that leaves the context usable
+// becomes the note "<what>: not measured (<why>)" and nullopt.
+template <class F>
+std::optional<double> optional_rate(const char* what, std::vector<std::string>& notes, F&& measure) {
+  std::string note;
+  try {
+    const double rate = measure(note);
+    notes.push_back(note);
+    return rate;
+  } catch (const CudaError& e) {
+    if (e.sticky()) throw;  // the context is gone: nothing else can run
+    (void)cudaGetLastError();  // a failed launch or attribute call must not surface in a later check
+    notes.push_back(std::string(what) + ": not measured (" + e.what() + ")");
+  } catch (const std::exception& e) {
+    notes.push_back(std::string(what) + ": not measured (" + e.what() + ")");
+  }
+  return std::nullopt;
+}
+
+// Both rates of the wgmma path, on CC 9.0 only (wgmma is sm_90a machine code).
+void measure_wgmma_ceilings(const DeviceInfo& dev, cudaStream_t s, Calibration& cal, std::vector<std::string>& notes) {
+  if (dev.cc_major != 9 || dev.cc_minor != 0) {
+    notes.push_back(format("decode+wgmma, wgmma rs: not measured (wgmma needs sm_90a; this GPU is %d.%d)",
+                           dev.cc_major, dev.cc_minor));
+    return;
+  }
+  const std::string how = format(", grid %dx%d (1 CTA per SM, 2 warpgroups of 64x128 FP32 accumulators), %d K64 chunks "
+                                 "per CTA, operands in shared memory only, median of %d",
+                                 dev.sms, kCeilThreads, kCeilChunks, kCeilRuns);
+  cal.decode_wgmma_tflops = optional_rate("decode+wgmma", notes, [&](std::string& note) {
+    note = "decode+wgmma: e2m1 x e4m3 decode in registers feeding wgmma m64n128k16 (A from registers, f16 in, "
+           "f32 accumulate)" + how;
+    return time_wgmma_ceiling<true>(dev, s);
+  });
+  cal.wgmma_rs_tflops = optional_rate("wgmma rs", notes, [&](std::string& note) {
+    note = "wgmma rs: the same loop with fixed A registers (no decode)" + how;
+    return time_wgmma_ceiling<false>(dev, s);
+  });
+}
+
 }  // namespace
 
 Calibration calibrate(const DeviceInfo& dev, cudaStream_t s) {
@@ -263,19 +469,12 @@ Calibration calibrate(const DeviceInfo& dev, cudaStream_t s) {
   notes.push_back(note);
 
   if (dev.cc_major == 10) {
-    try {
-      cal.fp4_tensor_tflops = measure_fp4(lt.h, s, note);
-      notes.push_back(note);
-    } catch (const CudaError& e) {
-      if (e.sticky()) throw;  // the context is gone: nothing else can run
-      notes.push_back(std::string("fp4: not measured (") + e.what() + ")");
-    } catch (const std::exception& e) {
-      notes.push_back(std::string("fp4: not measured (") + e.what() + ")");
-    }
+    cal.fp4_tensor_tflops = optional_rate("fp4", notes, [&](std::string& n) { return measure_fp4(lt.h, s, n); });
   } else {
     notes.push_back(format("fp4: not measured (cuBLASLt NVFP4 needs CC 10.x; this GPU is %d.%d)", dev.cc_major,
                            dev.cc_minor));
   }
+  measure_wgmma_ceilings(dev, s, cal, notes);
 
   for (size_t i = 0; i < notes.size(); ++i) cal.notes += (i ? "; " : "") + notes[i];
   return cal;

@@ -7,6 +7,14 @@
 //                       non-zero inputs, median of several runs
 //   fp4_tensor_tflops   cuBLASLt NVFP4 (E2M1, UE4M3 per 16 K-elements) -> BF16 GEMM, 16384^3, on
 //                       CC 10.x only; nullopt (with a note) elsewhere or when cuBLASLt refuses
+//   decode_wgmma_tflops the ceiling of the Hopper wgmma kernels' own path: e2m1 + e4m3 decode in
+//                       registers feeding wgmma m64n128k16 with A from registers (FP16 in, FP32
+//                       accumulate), B from shared memory, no global-memory traffic; the kernels'
+//                       CTA shape (2 consumer warpgroups of 64 weight rows x 128 tokens), one CTA
+//                       per SM, median of several runs. CC 9.0 only (wgmma is sm_90a machine
+//                       code); nullopt (with a note) elsewhere or when the launch fails
+//   wgmma_rs_tflops     the same loop with fixed A registers (no decode): decode_wgmma_tflops /
+//                       wgmma_rs_tflops is what the decode leaves of the wgmma rate
 // Clocks are left as they are: the numbers are at whatever clocks the GPU runs.
 #pragma once
 
@@ -23,12 +31,14 @@ struct Calibration {
   double hbm_read_gbps = 0;
   double fp16_tensor_tflops = 0;
   std::optional<double> fp4_tensor_tflops;
-  std::string notes;  // what was measured and how, one clause per rate; why fp4 is absent
+  std::optional<double> decode_wgmma_tflops;
+  std::optional<double> wgmma_rs_tflops;
+  std::string notes;  // what was measured and how, one clause per rate; why an optional rate is absent
 };
 
 // Runs on the current device (dev describes it) and enqueues on `s`; takes about a second.
-// Throws CudaError / std::runtime_error when the HBM or FP16 measurement fails; an FP4 failure is
-// only noted.
+// Throws CudaError / std::runtime_error when the HBM or FP16 measurement fails; a failure of an
+// optional rate is only noted (unless it loses the context).
 Calibration calibrate(const DeviceInfo& dev, cudaStream_t s);
 
 }  // namespace nvfp4
