@@ -125,7 +125,7 @@ int run(const RunPlan& plan_in) {
   if (plan.timing_enabled)
     std::cerr << fmt::format("timer: {} ({})\n", to_string(plan.timing.timer), plan.timer_reason);
 
-  const RunOutcome outcome = run_plan(plan, *info.device, info.sol, variants);
+  const RunOutcome outcome = run_plan(plan, *info.device, info.sol, variants, info.calibration);
   print_table(std::cout, outcome.results);
   write_reports(info, outcome.results);
 

@@ -135,7 +135,10 @@ std::optional<Flags> parse_flags(int argc, const char* const* argv) {
   opt("--timer", f.timer, "events | cupti | graph (default: cupti where CUPTI works on the GPU, else events)", "NAME");
   opt("--batch", f.batch, "distinct input sets launched back to back per sample; time / N per call (default 1)", "N");
   app.add_flag("--samples", f.samples, "keep every timing sample in the JSON report");
-  opt("--sol", f.sol, "spec | measured: rates behind the SOL columns (measured runs calibrate first)", "FROM");
+  opt("--sol", f.sol,
+      "spec | measured: rates behind the SOL columns (measured runs calibrate first; on CC 9.0 that adds the "
+      "%ceiling column: TFLOP/s against the measured decode+wgmma ceiling)",
+      "FROM");
   app.add_flag("--profile", f.profile,
                "run each case's variants once inside an NVTX range <problem>/<shape>/<variant> (for ncu/nsys); "
                "no warm-up, no timing loop");

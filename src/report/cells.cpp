@@ -60,29 +60,38 @@ std::string short_shape(const CaseResult& r) {
   return fmt::format("{},...({} groups)", r.shape.substr(0, comma), groups);
 }
 
-const std::vector<Column>& table_columns() {
-  static const std::vector<Column> cols = {
+std::vector<Column> table_columns(bool with_ceiling) {
+  std::vector<Column> cols = {
       {"problem", false}, {"shape", false},   {"variant", false},   {"status", false},
       {"median us", true}, {"noise %", true}, {"TFLOP/s", true},    {"GB/s", true},
       {"%SOL", true},      {"x cublaslt", true}, {"floor us", true}, {"x floor", true}, {"reason", false}};
+  if (with_ceiling) cols.insert(cols.begin() + 9, Column{"%ceiling", true});
   return cols;
 }
 
-std::vector<std::string> table_row(const CaseResult& r, bool full_shape) {
+std::vector<std::string> table_row(const CaseResult& r, bool full_shape, bool with_ceiling) {
   const Metrics& m = r.metrics;
-  return {std::string(to_string(r.problem)),
-          full_shape ? r.shape : short_shape(r),
-          r.variant,
-          status_word(r.status),
-          fixed(median_us(r), 3),
-          fixed(noise_pct(r), 2),
-          fixed(m.tflops, 2),
-          fixed(m.gbps, 0),
-          fixed(m.pct_sol, 1),
-          fixed(m.speedup_vs_cublaslt, 2, "x"),
-          fixed(m.floor_us, 2),
-          fixed(m.vs_floor, 2, "x"),
-          reason_text(r)};
+  std::vector<std::string> row = {std::string(to_string(r.problem)),
+                                  full_shape ? r.shape : short_shape(r),
+                                  r.variant,
+                                  status_word(r.status),
+                                  fixed(median_us(r), 3),
+                                  fixed(noise_pct(r), 2),
+                                  fixed(m.tflops, 2),
+                                  fixed(m.gbps, 0),
+                                  fixed(m.pct_sol, 1),
+                                  fixed(m.speedup_vs_cublaslt, 2, "x"),
+                                  fixed(m.floor_us, 2),
+                                  fixed(m.vs_floor, 2, "x"),
+                                  reason_text(r)};
+  if (with_ceiling) row.insert(row.begin() + 9, fixed(m.pct_ceiling, 1));
+  return row;
+}
+
+bool has_ceiling(const std::vector<CaseResult>& results) {
+  for (const CaseResult& r : results)
+    if (r.metrics.pct_ceiling) return true;
+  return false;
 }
 
 Counts count(const std::vector<CaseResult>& results) {

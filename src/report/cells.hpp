@@ -27,9 +27,12 @@ struct Column {
   std::string title;
   bool right;  // numbers are right-aligned
 };
-// The columns of the terminal and Markdown tables, and one row of them.
-const std::vector<Column>& table_columns();
-std::vector<std::string> table_row(const CaseResult& r, bool full_shape);
+// The columns of the terminal and Markdown tables, and one row of them. `with_ceiling` adds
+// "%ceiling" after "%SOL": tables show it when some result has one (has_ceiling), so reports
+// without a measured ceiling keep their columns.
+std::vector<Column> table_columns(bool with_ceiling);
+std::vector<std::string> table_row(const CaseResult& r, bool full_shape, bool with_ceiling);
+bool has_ceiling(const std::vector<CaseResult>& results);
 
 struct Counts {
   int pass = 0, fail = 0, skip = 0, error = 0;

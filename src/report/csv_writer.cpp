@@ -35,7 +35,7 @@ void write_csv(const std::string& path, const RunInfo& /*info*/, const std::vect
       "problem", "shape", "variant", "role", "seed", "dist", "status", "reason", "reference",
       "checked", "mismatches", "max_abs", "max_rel", "timer", "l2", "batch", "samples", "median_us",
       "mean_us", "min_us", "max_us", "stddev_us", "p10_us", "p90_us", "rse", "noise", "robust_noise", "outliers", "stop_reason",
-      "flops", "bytes", "tflops", "gbps", "sol_us", "pct_sol", "b200_target_us", "speedup_vs_cublaslt",
+      "flops", "bytes", "tflops", "gbps", "sol_us", "pct_sol", "pct_ceiling", "b200_target_us", "speedup_vs_cublaslt",
       "floor_us", "vs_floor", "throttled_samples", "timing_note", "repro"};
   std::string text;
   for (size_t i = 0; i < std::size(kHeader); ++i) text += (i ? "," : "") + std::string(kHeader[i]);
@@ -61,7 +61,7 @@ void write_csv(const std::string& path, const RunInfo& /*info*/, const std::vect
     }
     const Metrics& m = r.metrics;
     f.insert(f.end(), {csv_num(m.flops), csv_num(m.bytes), csv_num(m.tflops), csv_num(m.gbps), csv_num(m.sol_us),
-                       csv_num(m.pct_sol), csv_num(m.b200_target_us), csv_num(m.speedup_vs_cublaslt),
+                       csv_num(m.pct_sol), csv_num(m.pct_ceiling), csv_num(m.b200_target_us), csv_num(m.speedup_vs_cublaslt),
                        csv_num(m.floor_us), csv_num(m.vs_floor),
                        r.timing && r.timing->clocks.throttled_samples >= 0
                            ? std::to_string(r.timing->clocks.throttled_samples) : std::string(),

@@ -191,6 +191,7 @@ CaseResult read_result(const Reader& rd, const Json& j, const std::string& where
   r.metrics.gbps = rd.opt_number(m, "gbps", w);
   r.metrics.sol_us = rd.opt_number(m, "sol_us", w);
   r.metrics.pct_sol = rd.opt_number(m, "pct_sol", w);
+  if (m.contains("pct_ceiling")) r.metrics.pct_ceiling = rd.opt_number(m, "pct_ceiling", w);  // since the ceiling
   r.metrics.b200_target_us = rd.opt_number(m, "b200_target_us", w);
   r.metrics.speedup_vs_cublaslt = rd.opt_number(m, "speedup_vs_cublaslt", w);
   if (m.contains("floor_us")) r.metrics.floor_us = rd.opt_number(m, "floor_us", w);
@@ -285,6 +286,10 @@ void read_info(const Reader& rd, const Json& j, const ReportHeader& h, RunInfo& 
     c.hbm_read_gbps = rd.number(m, "hbm_gbps", "sol_measured.");
     c.fp16_tensor_tflops = rd.number(m, "fp16_tensor_tflops", "sol_measured.");
     c.fp4_tensor_tflops = rd.opt_number(m, "fp4_tensor_tflops", "sol_measured.");
+    // The wgmma path's ceiling, absent from older reports.
+    if (m.contains("decode_wgmma_tflops"))
+      c.decode_wgmma_tflops = rd.opt_number(m, "decode_wgmma_tflops", "sol_measured.");
+    if (m.contains("wgmma_rs_tflops")) c.wgmma_rs_tflops = rd.opt_number(m, "wgmma_rs_tflops", "sol_measured.");
     c.notes = rd.str(m, "notes", "sol_measured.");
     info.calibration = c;
   }

@@ -75,6 +75,7 @@ Json json_metrics(const Metrics& m) {
   return Json{{"flops", num(m.flops)},       {"bytes", num(m.bytes)},
               {"tflops", num(m.tflops)},     {"gbps", num(m.gbps)},
               {"sol_us", num(m.sol_us)},     {"pct_sol", num(m.pct_sol)},
+              {"pct_ceiling", num(m.pct_ceiling)},
               {"b200_target_us", num(m.b200_target_us)},
               {"speedup_vs_cublaslt", num(m.speedup_vs_cublaslt)},
               {"floor_us", num(m.floor_us)},  {"vs_floor", num(m.vs_floor)}};
@@ -181,15 +182,21 @@ std::string json_report_text(const RunInfo& info, const std::vector<CaseResult>&
   j["sol_measured"] = info.calibration ? Json{{"hbm_gbps", info.calibration->hbm_read_gbps},
                                               {"fp16_tensor_tflops", info.calibration->fp16_tensor_tflops},
                                               {"fp4_tensor_tflops", num(info.calibration->fp4_tensor_tflops)},
+                                              {"decode_wgmma_tflops", num(info.calibration->decode_wgmma_tflops)},
+                                              {"wgmma_rs_tflops", num(info.calibration->wgmma_rs_tflops)},
                                               {"notes", info.calibration->notes}}
                                        : Json(nullptr);
+  std::string sol_note;
   if (info.sol)
-    j["sol_note"] = fmt::format("sol_us = max(bytes / hbm_gbps, flops / tensor_tflops) from the {} rates of this GPU; "
-                                "pct_sol = 100 * sol_us / median_us",
-                                info.sol_source);
+    sol_note = fmt::format("sol_us = max(bytes / hbm_gbps, flops / tensor_tflops) from the {} rates of this GPU; "
+                           "pct_sol = 100 * sol_us / median_us",
+                           info.sol_source);
   else
-    j["sol_note"] = info.device ? "no spec rates for this GPU: sol_us and pct_sol are null"
-                                : "no GPU: sol_us and pct_sol are null";
+    sol_note = info.device ? "no spec rates for this GPU: sol_us and pct_sol are null"
+                           : "no GPU: sol_us and pct_sol are null";
+  if (info.calibration && info.calibration->decode_wgmma_tflops)
+    sol_note += "; pct_ceiling = 100 * tflops / sol_measured.decode_wgmma_tflops (GEMM family; null for gemv)";
+  j["sol_note"] = sol_note;
   j["settings"] = json_settings(info);
   if (!info.plugins.empty()) {  // --plugin libraries (absent when none was loaded)
     Json plugins = Json::array();

@@ -37,7 +37,8 @@ void write_markdown(const std::string& path, const RunInfo& info, const std::vec
   for (const PluginRecord& p : info.plugins)
     text += fmt::format("Plugin `{}`: `{}` (ABI version {})\n\n", p.name, p.path, p.abi_version);
 
-  const auto& cols = table_columns();
+  const bool ceiling = has_ceiling(results);
+  const std::vector<Column> cols = table_columns(ceiling);
   std::string header = "|", rule = "|";
   for (const Column& c : cols) {
     header += " " + c.title + " |";
@@ -46,7 +47,7 @@ void write_markdown(const std::string& path, const RunInfo& info, const std::vec
   text += header + "\n" + rule + "\n";
   for (const CaseResult& r : results) {
     std::string line = "|";
-    for (const std::string& cell : table_row(r, true)) line += " " + md_cell(cell) + " |";
+    for (const std::string& cell : table_row(r, true, ceiling)) line += fmt::format(" {} |", md_cell(cell));
     text += line + "\n";
   }
   const Counts n = count(results);

@@ -13,7 +13,9 @@
 //   schema, tool{name, version, git_sha}, command_line, timestamp,
 //   device{name, compute_capability "9.0", sms, l2_bytes, memory_bytes, sm_clock_mhz,
 //          mem_clock_mhz, driver_version "13.0", cuda_runtime_version "13.0", cublaslt_version "13.0.0"} | null,
-//   sol{gpu, hbm_gbps, tensor_tflops, kind} | null, sol_source, sol_spec, sol_measured, sol_note,
+//   sol{gpu, hbm_gbps, tensor_tflops, kind} | null, sol_source, sol_spec,
+//   sol_measured{hbm_gbps, fp16_tensor_tflops, fp4_tensor_tflops, decode_wgmma_tflops, wgmma_rs_tflops,
+//                notes} | null (the last two since the wgmma ceiling; older reports lack them), sol_note,
 //   settings{config, seed (when all cases share it), dist (likewise), tolerance{rtol, atol},
 //            timing{enabled, timer, timer_reason, batch, l2, keep_samples, floor, warmup, min_samples,
 //                   max_samples, min_time_s, max_time_s, target_rse},
@@ -24,8 +26,8 @@
 //            timing{timer, l2, batch, samples, median_us, mean_us, min_us, max_us, stddev_us,
 //                   p10_us, p90_us, rse, noise, robust_noise, outliers, outlier_rule, stop_reason,
 //                   clocks, samples_us[]} | null,
-//            metrics{flops, bytes, tflops, gbps, sol_us, pct_sol, b200_target_us, speedup_vs_cublaslt,
-//                    floor_us, vs_floor},
+//            metrics{flops, bytes, tflops, gbps, sol_us, pct_sol, pct_ceiling, b200_target_us,
+//                    speedup_vs_cublaslt, floor_us, vs_floor},
 //            repro}],
 //   summary{pass, fail, skip, error}
 // NOTE: check.first[].got/want may be NaN or infinite (unwritten outputs); JSON has no such

@@ -12,10 +12,11 @@ namespace nvfp4 {
 using namespace report;
 
 void print_table(std::ostream& os, const std::vector<CaseResult>& results) {
-  const auto& cols = table_columns();
+  const bool ceiling = has_ceiling(results);
+  const std::vector<Column> cols = table_columns(ceiling);
   std::vector<std::vector<std::string>> rows;
   rows.reserve(results.size());
-  for (const CaseResult& r : results) rows.push_back(table_row(r, false));
+  for (const CaseResult& r : results) rows.push_back(table_row(r, false, ceiling));
   std::vector<size_t> width(cols.size());
   for (size_t c = 0; c < cols.size(); ++c) {
     width[c] = cols[c].title.size();

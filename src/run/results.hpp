@@ -28,11 +28,18 @@ struct Metrics {
   std::optional<double> gbps;           // bytes / median
   std::optional<double> sol_us;         // max(bytes / HBM bw, flops / tensor rate) on this GPU
   std::optional<double> pct_sol;        // 100 * sol / median
+  std::optional<double> pct_ceiling;    // 100 * tflops / the measured decode+wgmma ceiling (pct_of_ceiling)
   std::optional<double> b200_target_us; // from the config
   std::optional<double> speedup_vs_cublaslt;  // cublaslt median / this median, same case
   std::optional<double> floor_us;       // streaming floor of the same case, same timing method
   std::optional<double> vs_floor;       // this median / floor_us
 };
+
+// % of the ceiling of the Hopper wgmma kernels' path (Calibration::decode_wgmma_tflops, measured by
+// calibrate on CC 9.0): 100 * tflops / ceiling, for the GEMM family only (gemv is memory-bound).
+// nullopt without the ceiling or the rate, never 0 for "unknown".
+std::optional<double> pct_of_ceiling(Problem p, const std::optional<double>& tflops,
+                                     const std::optional<Calibration>& calibration);
 
 struct CaseResult {
   Problem problem = Problem::gemm;

@@ -34,7 +34,8 @@ Metrics base_metrics(const CaseSpec& c) {
   return m;
 }
 
-void add_timing_metrics(Metrics& m, const TimingResult& t, const std::optional<SolRates>& sol) {
+void add_timing_metrics(Metrics& m, Problem p, const TimingResult& t, const std::optional<SolRates>& sol,
+                        const std::optional<Calibration>& calibration) {
   const double sec = t.stats.median * 1e-6;
   if (sec <= 0) return;
   m.tflops = m.flops / sec / 1e12;
@@ -43,6 +44,7 @@ void add_timing_metrics(Metrics& m, const TimingResult& t, const std::optional<S
     m.sol_us = std::max(m.bytes / sol->hbm_bytes_per_s, m.flops / sol->flops_per_s) * 1e6;
     m.pct_sol = 100.0 * *m.sol_us / t.stats.median;
   }
+  m.pct_ceiling = pct_of_ceiling(p, m.tflops, calibration);
 }
 
 // The reason column of a timed PASS: throttled samples and outliers, or "".
@@ -155,7 +157,7 @@ std::vector<Runner*> raw(const std::vector<std::unique_ptr<Runner>>& v) {
 }  // namespace
 
 RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optional<SolRates>& sol,
-                    const std::vector<const VariantInfo*>& variants) {
+                    const std::vector<const VariantInfo*>& variants, const std::optional<Calibration>& calibration) {
   RunOutcome out;
   Stream stream;
   DeviceReference reference(dev);
@@ -263,7 +265,7 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
               nvtxRangePop();
             } else if (plan.timing_enabled) {
               r.timing = time_runners(raw(runners), plan.timing, flusher, stream.get(), dev.index);
-              add_timing_metrics(r.metrics, *r.timing, sol);
+              add_timing_metrics(r.metrics, c.problem, *r.timing, sol, calibration);
               r.reason = timing_notes(*r.timing);
               if (floor_us) {
                 r.metrics.floor_us = floor_us;

@@ -27,9 +27,11 @@ int64_t case_peak_device_bytes(Problem p, const Shape& s, int batch);
 void check_cases_fit(const RunPlan& plan, const DeviceInfo& dev);
 
 // `sol`: the rates behind the SOL columns (spec or measured), nullopt for none. `variants`: where
-// the variants come from (the registry; tests pass their own list).
+// the variants come from (the registry; tests pass their own list). `calibration` (--sol
+// measured): its decode_wgmma_tflops is the ceiling behind pct_ceiling.
 RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optional<SolRates>& sol,
-                    const std::vector<const VariantInfo*>& variants = all_variants());
+                    const std::vector<const VariantInfo*>& variants = all_variants(),
+                    const std::optional<Calibration>& calibration = std::nullopt);
 
 // Command line that repeats one case with one variant.
 std::string repro_command(const CaseSpec& c, std::string_view variant);

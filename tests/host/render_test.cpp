@@ -122,13 +122,12 @@ class RenderTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(m_dir); }
   std::string path(const std::string& name) const { return (fs::path(m_dir) / name).string(); }
+  void expect_run_equals_render(RunInfo info, const std::vector<CaseResult>& results);
   std::string m_dir;
 };
 
-TEST_F(RenderTest, RunFormatsEqualRenderedFormats) {
-  RunInfo info = sample_info();
+void RenderTest::expect_run_equals_render(RunInfo info, const std::vector<CaseResult>& results) {
   info.plan.outputs = OutputPaths{path("run.json"), path("run.csv"), path("run.md"), path("run.html"), ""};
-  const std::vector<CaseResult> results = sample_results();
   write_reports(info, results);
 
   const ReportFile back = read_json_report(path("run.json"));
@@ -144,6 +143,31 @@ TEST_F(RenderTest, RunFormatsEqualRenderedFormats) {
   write_markdown(path("direct.md"), info, results);
   EXPECT_EQ(read_text(path("direct.csv")), read_text(path("run.csv")));
   EXPECT_EQ(read_text(path("direct.md")), read_text(path("run.md")));
+}
+
+TEST_F(RenderTest, RunFormatsEqualRenderedFormats) { expect_run_equals_render(sample_info(), sample_results()); }
+
+// With a measured decode+wgmma ceiling: the %ceiling column and the calibration survive the JSON.
+TEST_F(RenderTest, RunFormatsEqualRenderedFormatsWithCeiling) {
+  RunInfo info = sample_info();
+  Calibration cal;
+  cal.hbm_read_gbps = 4500;
+  cal.fp16_tensor_tflops = 760;
+  cal.decode_wgmma_tflops = 610;
+  cal.wgmma_rs_tflops = 655;
+  cal.notes = "decode+wgmma: ...";
+  info.calibration = cal;
+  std::vector<CaseResult> results = sample_results();
+  CaseResult gemm = results[0];
+  gemm.problem = Problem::gemm;
+  gemm.shape = "128x7168x16384";
+  gemm.metrics.tflops = 305.0;
+  gemm.metrics.pct_ceiling = pct_of_ceiling(gemm.problem, gemm.metrics.tflops, cal);
+  results.push_back(gemm);
+  expect_run_equals_render(info, results);
+  EXPECT_NE(read_text(path("run.md")).find("| %ceiling |"), std::string::npos);
+  EXPECT_NE(read_text(path("run.md")).find("| 50.0 |"), std::string::npos);
+  EXPECT_NE(read_text(path("run.html")).find("\"decode_wgmma_tflops\":610"), std::string::npos);
 }
 
 TEST_F(RenderTest, ReaderGetsTheHeaderBack) {

@@ -433,6 +433,133 @@ TEST_F(ReportTest, CheckWritable) {
   EXPECT_THROW(check_writable("", "--csv"), UsageError);
 }
 
+// ---- the measured decode+wgmma ceiling (Calibration, % ceiling) ----
+
+Calibration hopper_calibration() {
+  Calibration c;
+  c.hbm_read_gbps = 3010.5;
+  c.fp16_tensor_tflops = 702.25;
+  c.decode_wgmma_tflops = 612.5;
+  c.wgmma_rs_tflops = 655.75;
+  c.notes = "hbm: ...; fp16: ...; fp4: not measured (...); decode+wgmma: ...; wgmma rs: ...";
+  return c;
+}
+
+TEST(PctCeiling, OnlyWithTheCeilingAndOnlyForTheGemmFamily) {
+  const std::optional<Calibration> cal = hopper_calibration();
+  for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm}) {
+    ASSERT_TRUE(pct_of_ceiling(p, 306.25, cal)) << to_string(p);
+    EXPECT_DOUBLE_EQ(*pct_of_ceiling(p, 306.25, cal), 50.0) << to_string(p);
+  }
+  EXPECT_FALSE(pct_of_ceiling(Problem::gemv, 306.25, cal)) << "gemv is memory-bound";
+  EXPECT_FALSE(pct_of_ceiling(Problem::gemm, std::nullopt, cal)) << "not timed";
+  EXPECT_FALSE(pct_of_ceiling(Problem::gemm, 306.25, std::nullopt)) << "no calibration";
+  Calibration off_hopper = *cal;
+  off_hopper.decode_wgmma_tflops.reset();
+  EXPECT_FALSE(pct_of_ceiling(Problem::gemm, 306.25, off_hopper)) << "calibration without the ceiling";
+}
+
+TEST_F(ReportTest, CalibrationAndPctCeilingRoundTrip) {
+  RunInfo info = run_info();
+  info.calibration = hopper_calibration();
+  m_results[0].metrics.pct_ceiling = 0.46;
+  const std::string p = path("cal.json");
+  write_json(p, info, m_results);
+
+  const auto j = nlohmann::ordered_json::parse(read_text(p));
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : j["sol_measured"].items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"hbm_gbps", "fp16_tensor_tflops", "fp4_tensor_tflops",
+                                            "decode_wgmma_tflops", "wgmma_rs_tflops", "notes"}));
+  EXPECT_TRUE(j["sol_measured"]["fp4_tensor_tflops"].is_null());
+  EXPECT_NE(j["sol_note"].get<std::string>().find("pct_ceiling"), std::string::npos) << j["sol_note"];
+  EXPECT_TRUE(j["results"][1]["metrics"]["pct_ceiling"].is_null()) << "absent is null, never 0";
+
+  const ReportFile f = read_json_report(p);
+  ASSERT_TRUE(f.info.calibration);
+  EXPECT_EQ(f.info.calibration->decode_wgmma_tflops, 612.5);
+  EXPECT_EQ(f.info.calibration->wgmma_rs_tflops, 655.75);
+  EXPECT_FALSE(f.info.calibration->fp4_tensor_tflops);
+  EXPECT_EQ(f.info.calibration->notes, info.calibration->notes);
+  EXPECT_EQ(f.results[0].metrics.pct_ceiling, 0.46);
+  EXPECT_FALSE(f.results[1].metrics.pct_ceiling);
+
+  // A calibration without the ceiling (not CC 9.0) writes nulls and reads back nullopt.
+  info.calibration->decode_wgmma_tflops.reset();
+  info.calibration->wgmma_rs_tflops.reset();
+  write_json(p, info, m_results);
+  const auto k = nlohmann::ordered_json::parse(read_text(p));
+  EXPECT_TRUE(k["sol_measured"]["decode_wgmma_tflops"].is_null());
+  EXPECT_EQ(k["sol_note"].get<std::string>().find("pct_ceiling"), std::string::npos) << k["sol_note"];
+  const ReportFile g = read_json_report(p);
+  ASSERT_TRUE(g.info.calibration);
+  EXPECT_FALSE(g.info.calibration->decode_wgmma_tflops);
+  EXPECT_FALSE(g.info.calibration->wgmma_rs_tflops);
+}
+
+// Reports written before the ceiling have neither the calibration fields nor pct_ceiling.
+TEST_F(ReportTest, ReportWithoutTheCeilingLoads) {
+  const std::string committed =
+      std::string(NVFP4_SOURCE_DIR) + "/results/2026-11-21_nvidia-h200_b740fe87c384_sol-measured.json";
+  const ReportFile old = read_json_report(committed);
+  ASSERT_TRUE(old.info.calibration) << "that run calibrated (--sol measured)";
+  EXPECT_GT(old.info.calibration->fp16_tensor_tflops, 0.0);
+  EXPECT_FALSE(old.info.calibration->decode_wgmma_tflops);
+  EXPECT_FALSE(old.info.calibration->wgmma_rs_tflops);
+  ASSERT_FALSE(old.results.empty());
+  for (const CaseResult& r : old.results) EXPECT_FALSE(r.metrics.pct_ceiling);
+
+  // The same with a report of this version whose new keys are taken out.
+  RunInfo info = run_info();
+  info.calibration = hopper_calibration();
+  const std::string p = path("old.json");
+  write_json(p, info, m_results);
+  auto j = nlohmann::ordered_json::parse(read_text(p));
+  j["sol_measured"].erase("decode_wgmma_tflops");
+  j["sol_measured"].erase("wgmma_rs_tflops");
+  for (auto& r : j["results"]) r["metrics"].erase("pct_ceiling");
+  std::ofstream(p) << j.dump();
+  const ReportFile f = read_json_report(p);
+  ASSERT_TRUE(f.info.calibration);
+  EXPECT_FALSE(f.info.calibration->decode_wgmma_tflops);
+  EXPECT_DOUBLE_EQ(f.info.calibration->fp16_tensor_tflops, 702.25);
+  for (const CaseResult& r : f.results) EXPECT_FALSE(r.metrics.pct_ceiling);
+}
+
+// The %ceiling column is in the terminal, Markdown and CSV tables when a result has one; the
+// terminal and Markdown tables of other reports keep their columns.
+TEST_F(ReportTest, PctCeilingColumn) {
+  std::ostringstream plain;
+  print_table(plain, m_results);
+  EXPECT_EQ(plain.str().find("%ceiling"), std::string::npos) << plain.str();
+  write_markdown(path("plain.md"), run_info(), m_results);
+  EXPECT_EQ(read_text(path("plain.md")).find("%ceiling"), std::string::npos);
+
+  m_results[0].metrics.pct_ceiling = 0.46;
+  std::ostringstream os;
+  print_table(os, m_results);
+  std::vector<std::string> lines;
+  std::stringstream ss(os.str());
+  for (std::string line; std::getline(ss, line);) lines.push_back(line);
+  ASSERT_GE(lines.size(), 4u);
+  const size_t at = lines[0].find("%ceiling");
+  ASSERT_NE(at, std::string::npos) << os.str();
+  EXPECT_LT(lines[0].find("%SOL"), at);
+  const size_t end = at + std::string("%ceiling").size();  // right-aligned under its title
+  EXPECT_EQ(lines[1].substr(end - 4, 4), " 0.5") << os.str();
+  EXPECT_EQ(lines[3].substr(end - 1, 1), "-") << "SKIP row: no value" << os.str();
+
+  write_markdown(path("c.md"), run_info(), m_results);
+  const std::string md = read_text(path("c.md"));
+  EXPECT_NE(md.find("| %SOL | %ceiling | x cublaslt |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 71.2 | 0.5 | 1.00x |"), std::string::npos) << md;
+
+  write_csv(path("c.csv"), run_info(), m_results);
+  const std::string csv = read_text(path("c.csv"));
+  EXPECT_NE(csv.find(",pct_sol,pct_ceiling,b200_target_us,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",71.2,0.46,8.994,"), std::string::npos) << csv;
+}
+
 // ---- NPY ----
 
 TEST_F(ReportTest, NpyHeaderAndData) {

@@ -62,6 +62,8 @@
       ['used', D.sol ? `${D.sol_source}: ${rates(D.sol)}` : 'none'], ['spec', rates(D.sol_spec)],
       ['measured', M ? `${fixed(M.hbm_gbps, 0)} GB/s HBM read, ${fixed(M.fp16_tensor_tflops, 0)} TFLOP/s FP16` +
         (isNum(M.fp4_tensor_tflops) ? `, ${fixed(M.fp4_tensor_tflops, 0)} TFLOP/s FP4` : '') : 'not measured (--sol measured)'],
+      ['wgmma path', M && isNum(M.decode_wgmma_tflops) ? `${fixed(M.decode_wgmma_tflops, 0)} TFLOP/s FP4 decode + wgmma` +
+        (isNum(M.wgmma_rs_tflops) ? `, ${fixed(M.wgmma_rs_tflops, 0)} TFLOP/s wgmma alone` : '') + ' (the ceiling behind % ceiling)' : null],
       ['rule', D.sol_note]])),
     h('div', { class: 'card wide' }, h('h3', {}, 'Command'), h('code', { class: 'cmd' }, D.command_line))));
 
@@ -79,6 +81,10 @@
     { key: 'tflops', title: 'TFLOP/s', num: true, text: (r) => fixed(m(r).tflops, 1), value: (r) => m(r).tflops },
     { key: 'gbps', title: 'GB/s', num: true, text: (r) => fixed(m(r).gbps, 0), value: (r) => m(r).gbps },
     { key: 'sol', title: '% SOL', num: true, text: (r) => fixed(m(r).pct_sol, 1), value: (r) => m(r).pct_sol },
+    // Only in reports with a measured decode+wgmma ceiling (GEMM family on CC 9.0, --sol measured).
+    ...(results.some((r) => isNum(m(r).pct_ceiling)) ? [{ key: 'ceiling', title: '% ceiling', num: true,
+      tip: 'TFLOP/s / the measured decode+wgmma ceiling (sol_measured.decode_wgmma_tflops)',
+      text: (r) => fixed(m(r).pct_ceiling, 1), value: (r) => m(r).pct_ceiling }] : []),
     { key: 'vs_lt', title: '× cuBLASLt', num: true, tip: 'cublaslt median / this median', text: (r) => fixed(m(r).speedup_vs_cublaslt, 2), value: (r) => m(r).speedup_vs_cublaslt },
     { key: 'floor', title: 'floor µs', num: true, text: (r) => us(m(r).floor_us), value: (r) => m(r).floor_us },
     { key: 'vs_floor', title: '× floor', num: true, tip: 'this median / streaming floor', text: (r) => fixed(m(r).vs_floor, 2), value: (r) => m(r).vs_floor },
