@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// calibrate (src/measure/calibrate.cu): the measured rates, the decode+wgmma ceiling on CC 9.0
+// only (with a note elsewhere), and the runner's % of that ceiling for the GEMM family only.
+#include <gtest/gtest.h>
+
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "measure/calibrate.hpp"
+#include "run/runner.hpp"
+
+using namespace nvfp4;
+
+TEST(Calibrate, WgmmaCeilingOnComputeCapability90Only) {
+  CUDA_CHECK(cudaSetDevice(0));
+  const DeviceInfo dev = query_device(0);
+  Stream stream;
+  const Calibration cal = calibrate(dev, stream.get());
+  EXPECT_GT(cal.hbm_read_gbps, 0.0);
+  EXPECT_GT(cal.fp16_tensor_tflops, 0.0);
+  if (dev.cc_major == 9 && dev.cc_minor == 0) {
+    ASSERT_TRUE(cal.decode_wgmma_tflops) << cal.notes;
+    ASSERT_TRUE(cal.wgmma_rs_tflops) << cal.notes;
+    EXPECT_GT(*cal.decode_wgmma_tflops, 0.0);
+    // Sanity, not a speed target: the decode does not make the loop faster than wgmma alone...
+    EXPECT_GE(*cal.wgmma_rs_tflops, 0.9 * *cal.decode_wgmma_tflops) << cal.notes;
+    // ... and neither beats the part's dense FP16 rate (989 TFLOP/s on an H100 SXM at 1.83 GHz;
+    // 10 % for a higher boost clock), which a loop optimized away would.
+    if (const auto spec = sol_rates_for(dev.name, dev.cc())) {
+      EXPECT_LE(*cal.wgmma_rs_tflops, 1.1 * spec->flops_per_s / 1e12) << cal.notes;
+    }
+    EXPECT_NE(cal.notes.find("decode+wgmma: "), std::string::npos) << cal.notes;
+    EXPECT_NE(cal.notes.find("wgmma rs: "), std::string::npos) << cal.notes;
+    EXPECT_NE(cal.notes.find("median of 10"), std::string::npos) << cal.notes;
+  } else {
+    EXPECT_FALSE(cal.decode_wgmma_tflops);
+    EXPECT_FALSE(cal.wgmma_rs_tflops);
+    EXPECT_NE(cal.notes.find("not measured (wgmma needs sm_90a"), std::string::npos) << cal.notes;
+  }
+  // A failed ceiling measurement leaves no CUDA error behind for later checks.
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// The runner fills pct_ceiling from the calibration it is given: GEMM family yes, gemv no.
+TEST(Calibrate, RunnerPctCeilingForTheGemmFamilyOnly) {
+  RunPlan plan;
+  plan.quiet = true;
+  plan.floor_enabled = false;
+  plan.timing.max_time_s = 0.1;
+  plan.variants = {"naive"};
+  for (const auto& [p, shape] : {std::pair{Problem::gemm, "128x256x256"}, std::pair{Problem::gemv, "256x256x1"}}) {
+    CaseSpec c;
+    c.problem = p;
+    c.shape = parse_shape(p, shape);
+    plan.cases.push_back(c);
+  }
+  Calibration cal;
+  cal.decode_wgmma_tflops = 500.0;
+  const RunOutcome with = run_plan(plan, query_device(0), std::nullopt, all_variants(), cal);
+  ASSERT_EQ(with.results.size(), 2u);
+  const Metrics& gemm = with.results[0].metrics;
+  ASSERT_EQ(with.results[0].status, Status::pass) << with.results[0].reason;
+  ASSERT_TRUE(gemm.tflops);
+  ASSERT_TRUE(gemm.pct_ceiling);
+  EXPECT_DOUBLE_EQ(*gemm.pct_ceiling, 100.0 * *gemm.tflops / 500.0);
+  EXPECT_FALSE(with.results[1].metrics.pct_ceiling) << "gemv is memory-bound: no % ceiling";
+
+  const RunOutcome without = run_plan(plan, query_device(0), std::nullopt, all_variants());
+  for (const CaseResult& r : without.results) EXPECT_FALSE(r.metrics.pct_ceiling) << to_string(r.problem);
+}
