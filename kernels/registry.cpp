@@ -21,13 +21,13 @@ extern const VariantInfo gemv_cublaslt;
 extern const VariantInfo gemm_naive;
 extern const VariantInfo gemm_vectorized;
 extern const VariantInfo gemm_tensor_core;
-// gemm: persistent goes here
+extern const VariantInfo gemm_persistent;
 extern const VariantInfo gemm_cublaslt;
 
 extern const VariantInfo dual_gemm_naive;
 extern const VariantInfo dual_gemm_vectorized;
 extern const VariantInfo dual_gemm_tensor_core;
-// dual_gemm: persistent goes here
+extern const VariantInfo dual_gemm_persistent;
 extern const VariantInfo dual_gemm_cublaslt;
 
 extern const VariantInfo group_gemm_naive;
@@ -52,13 +52,13 @@ const std::vector<const VariantInfo*>& all_variants() {
       &gemm_naive,
       &gemm_vectorized,
       &gemm_tensor_core,
-      // &gemm_persistent,
+      &gemm_persistent,
       &gemm_cublaslt,
       // dual_gemm
       &dual_gemm_naive,
       &dual_gemm_vectorized,
       &dual_gemm_tensor_core,
-      // &dual_gemm_persistent,
+      &dual_gemm_persistent,
       &dual_gemm_cublaslt,
       // group_gemm
       &group_gemm_naive,

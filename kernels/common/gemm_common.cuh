@@ -168,7 +168,9 @@ struct GroupScheduler {
 // ---- split-K reduction over a cluster ----
 // The `splits` CTAs of one output tile form one thread-block cluster (sm_90+). After its main loop
 // each CTA stores its kRegs accumulators per thread to its own shared memory (`red`, kThreads *
-// kRegs floats, as float4 [q][thread]); after a cluster barrier CTA rank c sums, for its share of
+// kRegs floats, as float4 [q][tid], tid = this thread's index among the kThreads that hold
+// accumulators); after a cluster barrier (which every thread of the cluster's CTAs must reach: a
+// kernel with threads that hold no accumulators makes them arrive twice, see cluster_sync) CTA rank c sums, for its share of
 // the accumulator registers, the values of all CTAs in rank order through distributed shared
 // memory (deterministic: the same order whichever CTA finishes first), and writes the outputs of
 // that share; a second barrier keeps every CTA's shared memory alive until all have read it.
@@ -177,8 +179,15 @@ struct GroupScheduler {
 // of units [u0, u1) from acc. No global workspace, no atomics, nothing to reset between launches.
 // (Before: partial tiles in a global workspace, first summed by the last CTA alone, then with
 // red.global.add: ~10 us of a 31 us gemm 128x7168x2048 on an H100 went to that reduction.)
+// All threads of the cluster (sm_90+), memory ordered (release/acquire).
+__device__ __forceinline__ void cluster_sync() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
+}
+
 template <int kThreads, int kRegs, int kUnit, class Epi>
-__device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, int splits, Epi&& epi) {
+__device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, int splits, int tid, Epi&& epi) {
   static_assert(kRegs % kUnit == 0 && kUnit % 4 == 0, "units of whole float4s");
   constexpr int kUnits = kRegs / kUnit;
   if (splits == 1) {
@@ -189,8 +198,8 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
   float4* mine = reinterpret_cast<float4*>(red);
 #pragma unroll
   for (int q = 0; q < kRegs / 4; ++q)
-    mine[q * kThreads + threadIdx.x] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    mine[q * kThreads + tid] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
+  cluster_sync();
   uint32_t rank;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
   const int u0 = static_cast<int>(rank) * kUnits / splits, u1 = (static_cast<int>(rank) + 1) * kUnits / splits;
@@ -201,7 +210,7 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
 #pragma unroll
     for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) {
       float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      const uint32_t off = local + static_cast<uint32_t>((q * kThreads + threadIdx.x) * sizeof(float4));
+      const uint32_t off = local + static_cast<uint32_t>((q * kThreads + tid) * sizeof(float4));
       for (int c = 0; c < splits; ++c) {
         uint32_t remote;
         asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(off), "r"(c));
@@ -220,7 +229,7 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
       acc[4 * q + 3] = sum.w;
     }
   }
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  cluster_sync();
   epi(acc, u0, u1);
 #else
   __trap();  // the host never splits K without clusters (splits_supported)

@@ -4,10 +4,8 @@
 // kernels/dual_gemm/tensor-core.cu (NB = 2).
 //
 // Two launches per call, both timed:
-//   1. decode_tokens: A (tokens, M x K) -> exact FP16 a*sa in a workspace [L][M_pad][K], each
-//      64-element chunk stored in "fragment order" (below). A is small in the GEMM family (M =
-//      128..512 tokens); decoding it once here keeps the main loop's integer work on the weights
-//      only, and ldmatrix then feeds the tokens to the MMA.
+//   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 in a workspace, each 64-element
+//      chunk in "fragment order" (below); ldmatrix then feeds the tokens to the MMA.
 //   2. mma_gemm: CTA tile = 128 weight slots (MMA M side; gemm: 128 B rows, dual: 64 rows of B1
 //      and the same 64 of B2) x 128 tokens (MMA N side), K step 64, 4-stage cp.async ring of
 //      {tokens FP16 16 KB, packed weights 4 KB, weight scales 512 B (blocked layout: 4 contiguous
@@ -15,7 +13,7 @@
 //      thread): every weight row is decoded by exactly one warp.
 //      Weights are decoded in registers straight into A fragments: lane (g, t) owns scale block t
 //      of its rows' 64-element chunk (one LDS.64 + one scale byte per row), decodes it with the
-//      shift trick and one HMUL2 per pair (fp4_decode.cuh), and the 8 half2 it gets are exactly
+//      shift trick and one HMUL2 per pair (core/fp4_decode.cuh), and the 8 half2 it gets are exactly
 //      its A registers for the chunk's 4 MMAs: MMA j takes h[2j] (k slots 2t, 2t+1) and h[2j+1]
 //      (k slots 2t+8, 2t+9). The token workspace stores the same map ("fragment order"), so both
 //      operands agree on which element sits in which k slot: any permutation of K is allowed
@@ -40,6 +38,7 @@
 #include "core/variant.hpp"
 #include "core/fp4_decode.cuh"
 #include "gemm_launch.cuh"
+#include "gemm_tokens.cuh"
 
 namespace nvfp4::gemm::mma {
 
@@ -56,58 +55,6 @@ inline constexpr int kSmemBytes = kStages * kStageBytes;
 inline constexpr int kRegs = 128;  // accumulators per thread: 16 n8 x 2 m16 tiles x 4, acc[(nt*2+mt)*4+r]
 inline constexpr int kUnit = 8;    // registers of one n8 tile (both m16 tiles): the split-K share unit
 static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
-
-// ---- pass 1: tokens to FP16 in fragment order ----
-
-// One thread per (GEMM, batch, row, 16-element block) of every GEMM of the launch; a CTA's 256
-// threads cover 64 consecutive 64-element chunks = 8 KB of contiguous output (the GEMMs' token
-// regions follow each other), which it assembles in shared memory and writes with 16-byte
-// stores. Rows in [m, m_pad) are written as zeros.
-// static: each including file gets its own copy.
-inline constexpr int kDecodeThreads = 256;
-static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const GemmEntry* __restrict__ entries,
-                                                                              int groups, int64_t total_chunks,
-                                                                              __half* __restrict__ out) {
-  __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
-  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kDecodeThreads + threadIdx.x;
-  const int64_t chunk = idx >> 2;
-  const int t = threadIdx.x & 3;
-  uint32_t h[8] = {};
-  if (chunk < total_chunks) {
-    int g = 0;
-    while (g + 1 < groups && entries[g + 1].tok_offset / kBK <= chunk) ++g;
-    const GemmEntry& e = entries[g];
-    const int64_t k = e.args.k, chunks_per_row = k / kBK;
-    const int64_t local = chunk - e.tok_offset / kBK;
-    const int64_t row = (local / chunks_per_row) % e.m_pad, b = local / (chunks_per_row * e.m_pad);
-    const int64_t blk = (local % chunks_per_row) * 4 + t;
-    if (row < e.args.m) {
-      const int64_t r = b * e.args.m + row;
-      const uint2 packed = *reinterpret_cast<const uint2*>(e.args.a + r * (k / 2) + blk * 8);
-      const float s = __low2float(fp4::e4m3x2_to_half2(e.args.sfa[r * (k / 16) + blk])) * fp4::kRawScale;
-      fp4::decode_block16_raw(packed, __float2half2_rn(1.0f), h);
-#pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        const float2 f = __half22float2(*reinterpret_cast<const __half2*>(&h[i]));
-        const __half2 v = __floats2half2_rn(f.x * s, f.y * s);  // exact: a*sa is an FP16 value
-        h[i] = *reinterpret_cast<const uint32_t*>(&v);
-      }
-    }
-  }
-  // Fragment order within a chunk: k slots 16j + 2t (+1) hold h[2j], 16j + 8 + 2t (+1) h[2j+1],
-  // for scale block t of the chunk.
-  uint32_t* st = reinterpret_cast<uint32_t*>(stage) + (threadIdx.x >> 2) * 32;
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    st[8 * j + t] = h[2 * j];
-    st[8 * j + 4 + t] = h[2 * j + 1];
-  }
-  __syncthreads();
-  const int64_t first_chunk = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
-  const int64_t vecs = min(int64_t{kDecodeThreads / 4}, total_chunks - first_chunk) * 8;  // 16-byte vectors here
-  uint4* dst = reinterpret_cast<uint4*>(out) + first_chunk * 8;
-  for (int v = threadIdx.x; v < vecs; v += kDecodeThreads) dst[v] = stage[v];
-}
 
 // ---- pass 2: the MMA mainloop ----
 
@@ -263,7 +210,7 @@ __global__ void __launch_bounds__(kThreads, 2) mma_gemm_kernel(const __half* __r
   const GemmEntry& e = sched.entry(tile.group);
   const OutView out{e.args.c, e.args.m, e.args.n};
   const int g = lane >> 2, t = lane & 3;
-  splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits,
+  splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, static_cast<int>(threadIdx.x),
                                         [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
     for (int nt = 0; nt < 16; ++nt) {
@@ -307,15 +254,12 @@ class MmaRunner final : public Runner {
                                       kSlots / NB, kBK, 4);
     m_table = EntryTable(lp.entries, stream);  // the pre-pass reads it in both forms
     m_groups = static_cast<int>(lp.entries.size());
-    m_chunks = lp.token_elems / kBK;
+    m_chunks = lp.token_elems / kTokenChunk;
     m_tokens = DeviceBuffer(static_cast<size_t>(lp.token_elems) * sizeof(__half));
     m_sched = scheduler_for<Sched>(lp, m_table);
   }
   void run(cudaStream_t stream) override {
-    const int64_t threads = m_chunks * 4;
-    decode_tokens_kernel<<<static_cast<unsigned>((threads + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
-                           stream>>>(m_table.get(), m_groups, m_chunks, m_tokens.get<__half>());
-    CUDA_CHECK_LAUNCH();
+    decode_tokens(m_table.get(), m_groups, m_chunks, m_tokens.get<__half>(), stream);
     launch_clustered(mma_gemm_kernel<NB, Sched>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.ts.splits, stream,
                      static_cast<const __half*>(m_tokens.get<__half>()), m_sched);
   }

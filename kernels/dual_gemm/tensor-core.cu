@@ -11,9 +11,9 @@
 //   their scales through a 4-stage cp.async ring and decodes them in registers straight into A
 //   fragments (shift trick + HMUL2). Each token tile feeds both B1 and B2: a CTA holds 64 rows of
 //   B1 and the same 64 rows of B2 (a lane has x1 and x2 of one output in its two m16 tiles) x 128
-//   tokens, K step 64; split-K (FP32 reductions in a workspace) when the output tiles do not fill the GPU.
-//   Timed region: both launches (token decode, main loop). prepare allocates the token workspace
-//   and the split-K workspace and zeroes the split-K counters.
+//   tokens, K step 64; split-K when the output tiles do not fill the GPU (the splits
+//   of a tile form a cluster and reduce through distributed shared memory).
+//   Timed region: both launches (token decode, main loop). prepare allocates the token workspace.
 //   Run just this variant: nvfp4bench --problem dual_gemm --shape 256x4096x7168 --variant tensor-core
 #include "../common/gemm_mma.cuh"
 

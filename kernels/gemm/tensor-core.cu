@@ -9,10 +9,10 @@
 //   mma.sync m16n8k16 FP16 -> FP32 with the weights (B) on the MMA's M side and the tokens (A) on
 //   its N side. A timed pre-pass decodes A once to exact FP16; the main loop streams packed B and
 //   its scales through a 4-stage cp.async ring and decodes them in registers straight into A
-//   fragments (shift trick + HMUL2). CTA tile 128 weights x 128 tokens, K step 64, split-K with a
-//   FP32 reductions in a workspace when the output tiles do not fill the GPU.
-//   Timed region: both launches (token decode, main loop). prepare allocates the token workspace
-//   and the split-K workspace and zeroes the split-K counters.
+//   fragments (shift trick + HMUL2). CTA tile 128 weights x 128 tokens, K step 64; split-K when the
+//   output tiles do not fill the GPU (the splits of a tile form a cluster and reduce through
+//   distributed shared memory).
+//   Timed region: both launches (token decode, main loop). prepare allocates the token workspace.
 //   Run just this variant: nvfp4bench --problem gemm --shape 128x7168x16384 --variant tensor-core
 #include "../common/gemm_mma.cuh"
 

@@ -8,8 +8,9 @@
 //   CUDA cores only. CTA tile 128 weights x 128 tokens x K step 32; every thread loads one row's
 //   16 packed bytes and 2 scales a step ahead into registers, decodes them to exact FP32 into a
 //   double-buffered [k][row] shared-memory tile, and runs an 8 x 8 register-blocked FFMA outer
-//   product (four LDS.128 per 64 FFMA). Split-K (FP32 reductions in a workspace) fills the GPU.
-//   Timed region: the single launch. prepare allocates the split-K workspace and zeroes its counters.
+//   product (four LDS.128 per 64 FFMA). Split-K (a cluster per tile, reduced
+//   through distributed shared memory) fills the GPU.
+//   Timed region: the single launch. prepare only plans it (split count).
 //   Run just this variant: nvfp4bench --problem gemm --shape 128x7168x16384 --variant vectorized
 #include "../common/gemm_simt.cuh"
 

@@ -92,6 +92,12 @@ __device__ __forceinline__ void wgmma_m64n128k16_rs(float (&d)[64], const uint32
 }
 
 
+// Makes this thread's generic-proxy shared-memory stores (st.shared) visible to the async proxy
+// (wgmma operand reads, TMA); a barrier must follow before other threads' wgmmas read them.
+__device__ __forceinline__ void fence_proxy_async_smem() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
 // ---- mbarrier ----
 
 __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {

@@ -289,12 +289,6 @@ struct alignas(1024) CeilingSmem {
 
 // The device functions of this kernel are [[maybe_unused]]: off sm_90a its body is compiled out.
 
-// Stores of the generic proxy (st.shared) become visible to wgmma's operand reads (the async
-// proxy) only after this fence. hopper.cuh has no wrapper for it.
-[[maybe_unused]] __device__ __forceinline__ void fence_proxy_async_smem() {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
 // The dynamic shared memory, from its first 1024-byte boundary: the 128-byte swizzle of the
 // token tile's descriptor repeats every 1024 bytes.
 [[maybe_unused]] __device__ __forceinline__ CeilingSmem& ceiling_smem() {
@@ -345,7 +339,7 @@ __global__ void __launch_bounds__(kCeilThreads, 1) wgmma_ceiling_kernel(int chun
 #if NVFP4_SM90A
   CeilingSmem& sm = ceiling_smem();
   fill_ceiling_smem(sm);
-  fence_proxy_async_smem();
+  sm90::fence_proxy_async_smem();
   __syncthreads();
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// gemm_tokens.cuh: the token pre-pass of the tensor-core GEMM-family variants (`tensor-core`,
+// `persistent`): A (tokens, M x K) -> exact FP16 a*sa in a workspace [L][M_pad][K] per GEMM of
+// the launch, each 64-element chunk in "fragment order": for scale block t (elements 16t..16t+15)
+// decoded as decode_block16_raw does (8 half2 h[0..7]), k slots 16j + 2t, +1 hold h[2j] and
+// 16j + 8 + 2t, +1 hold h[2j+1]: the order in which the shift-trick decode (core/fp4_decode.cuh)
+// hands lane (g, t) its weights for the A fragments of k16 steps j = 0..3 (mma.sync m16n8k16 and
+// wgmma m64nNk16 share that fragment layout).
+// The main loops decode the weights in that order, so both operands agree on which element sits
+// in which k slot (any permutation of K is allowed: every value already carries its scale).
+// A is small in the GEMM family (M = 128..512 tokens): decoding it once keeps the main loops'
+// integer work on the weights. Timed as part of the variant.
+#pragma once
+
+#include <cuda_fp16.h>
+
+#include "core/cuda_check.hpp"
+#include "core/fp4_decode.cuh"
+#include "gemm_common.cuh"
+
+namespace nvfp4::gemm {
+
+inline constexpr int kTokenChunk = 64;  // K elements per fragment-order chunk (the main loops' K step)
+
+
+// One thread per (GEMM, batch, row, 16-element block) of every GEMM of the launch; a CTA's 256
+// threads cover 64 consecutive 64-element chunks = 8 KB of contiguous output (the GEMMs' token
+// regions follow each other), which it assembles in shared memory and writes with 16-byte
+// stores. Rows in [m, m_pad) are written as zeros.
+// static: each including file gets its own copy.
+inline constexpr int kDecodeThreads = 256;
+static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const GemmEntry* __restrict__ entries,
+                                                                              int groups, int64_t total_chunks,
+                                                                              __half* __restrict__ out) {
+  __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
+  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kDecodeThreads + threadIdx.x;
+  const int64_t chunk = idx >> 2;
+  const int t = threadIdx.x & 3;
+  uint32_t h[8] = {};
+  if (chunk < total_chunks) {
+    int g = 0;
+    while (g + 1 < groups && entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
+    const GemmEntry& e = entries[g];
+    const int64_t k = e.args.k, chunks_per_row = k / kTokenChunk;
+    const int64_t local = chunk - e.tok_offset / kTokenChunk;
+    const int64_t row = (local / chunks_per_row) % e.m_pad, b = local / (chunks_per_row * e.m_pad);
+    const int64_t blk = (local % chunks_per_row) * 4 + t;
+    if (row < e.args.m) {
+      const int64_t r = b * e.args.m + row;
+      const uint2 packed = *reinterpret_cast<const uint2*>(e.args.a + r * (k / 2) + blk * 8);
+      const float s = __low2float(fp4::e4m3x2_to_half2(e.args.sfa[r * (k / 16) + blk])) * fp4::kRawScale;
+      fp4::decode_block16_raw(packed, __float2half2_rn(1.0f), h);
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        const float2 f = __half22float2(*reinterpret_cast<const __half2*>(&h[i]));
+        const __half2 v = __floats2half2_rn(f.x * s, f.y * s);  // exact: a*sa is an FP16 value
+        h[i] = *reinterpret_cast<const uint32_t*>(&v);
+      }
+    }
+  }
+  // Fragment order within a chunk: k slots 16j + 2t (+1) hold h[2j], 16j + 8 + 2t (+1) h[2j+1],
+  // for scale block t of the chunk.
+  uint32_t* st = reinterpret_cast<uint32_t*>(stage) + (threadIdx.x >> 2) * 32;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    st[8 * j + t] = h[2 * j];
+    st[8 * j + 4 + t] = h[2 * j + 1];
+  }
+  __syncthreads();
+  const int64_t first_chunk = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
+  const int64_t vecs = min(int64_t{kDecodeThreads / 4}, total_chunks - first_chunk) * 8;  // 16-byte vectors here
+  uint4* dst = reinterpret_cast<uint4*>(out) + first_chunk * 8;
+  for (int v = threadIdx.x; v < vecs; v += kDecodeThreads) dst[v] = stage[v];
+}
+
+// Decodes every GEMM of `entries` (device table, `groups` entries, token regions back to back,
+// `chunks` 64-element chunks in all) into `out`.
+inline void decode_tokens(const GemmEntry* entries, int groups, int64_t chunks, __half* out, cudaStream_t stream) {
+  const int64_t threads = chunks * 4;
+  decode_tokens_kernel<<<static_cast<unsigned>((threads + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
+                         stream>>>(entries, groups, chunks, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace nvfp4::gemm

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: Apache-2.0
+// gemm_wgmma.cuh: the `persistent` main loop of gemm (NB = 1) and dual_gemm (NB = 2) on Hopper
+// (sm_90a): TMA into a shared-memory ring guarded by mbarriers, one producer warpgroup, two
+// consumer warpgroups that decode the weights in registers and feed them to wgmma as the A
+// operand while the previous K step's wgmmas run, a persistent grid over the output tiles, and
+// split-K through distributed shared memory where the tiles do not fill the GPU.
+//
+// Two launches per call, both timed:
+//   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 in a workspace [L][M_pad][K],
+//      "fragment order" inside each 64-element chunk.
+//   2. wgmma_gemm: swap-AB. CTA tile = 128 weight slots (wgmma M side: 64 per consumer
+//      warpgroup) x 128 tokens (wgmma N), K step 64. gemm: slot s is B row n0 + s; dual_gemm:
+//      slots alternate in runs of 8 between B1 and B2 (SlotMap<2, 8>), so a thread's accumulator
+//      rows g and g + 8 are x1 and x2 of the same output and a CTA covers 64 output columns.
+//      Producer (one thread): per K step, one TMA of the token tile (16 KB, 128-byte swizzle,
+//      as wgmma reads it), one (gemm) or two (dual: B1, B2) TMA boxes of packed weights (4 KB,
+//      32-byte rows) and one or two bulk copies of the 512-byte blocked scale atoms (PROBLEMS.md
+//      1.3: 128 rows x 4 scales are contiguous), completing on the stage's `full` mbarrier.
+//      Consumers: lane (g, t) of warp w in warpgroup c loads, for rows 8h + g of its warp's 16
+//      slots, scale block t of the chunk (one LDS.64 + one scale byte), decodes it with the
+//      shift trick (core/fp4_decode.cuh) into the A fragments of the chunk's four k16 steps,
+//      and issues 4 wgmma m64n128k16 (A registers, B = token tile in shared memory). The A
+//      registers are double-buffered: chunk i+1 is decoded while chunk i's wgmmas run; after
+//      committing chunk i a consumer waits for chunk i-1 only, then frees its stage.
+//   Persistent: grid = min(units, resident CTAs); CTA b computes units b, b + grid, ... (a unit
+//   is a tile, or one K range of a tile when split). The producer runs ahead into the next
+//   unit while the consumers store the last one. Split-K (gemm_common.cuh splitk_reduce): only
+//   when every unit gets its own CTA (one wave), the splits of a tile form a cluster.
+//   Epilogue: acc * 2^14 (the decode's raw scale), FP16 store or silu(x1)*x2 (store_output).
+#pragma once
+
+#include <cuda.h>  // CUtensorMap (types only: the encoder is fetched from the driver at run time)
+#include <cuda_fp16.h>
+#include <cudaTypedefs.h>
+
+#include <memory>
+#include <string>
+
+#include "core/case_data.hpp"
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_info.hpp"
+#include "core/fp4_decode.cuh"
+#include "core/hopper.cuh"
+#include "core/variant.hpp"
+#include "gemm_launch.cuh"
+#include "gemm_tokens.cuh"
+
+namespace nvfp4::gemm::wg {
+
+inline constexpr int kConsumers = 2;                     // consumer warpgroups
+inline constexpr int kThreads = 128 * (1 + kConsumers);  // + the producer warpgroup
+inline constexpr int kSlots = 64 * kConsumers;           // weight slots per CTA (wgmma M)
+inline constexpr int kTokens = 128;                      // tokens per CTA (wgmma N)
+inline constexpr int kBK = kTokenChunk;                  // 64
+inline constexpr int kStages = 8;
+inline constexpr int kTokBytes = kTokens * kBK * 2;  // 16 KB: 128 rows of 128 bytes, swizzled
+inline constexpr int kWBytes = kSlots * kBK / 2;     // 4 KB: 32-byte rows
+inline constexpr int kAtomBytes = 512;               // blocked scales of 128 rows x 4 scale columns
+inline constexpr int kStageBytes = kTokBytes + kWBytes + 2 * kAtomBytes;  // 21 KB
+inline constexpr int kSmemBytes = kStages * kStageBytes + 1024;           // + room to align to 1024
+inline constexpr int kRegs = 64;  // accumulators per consumer thread: d[4j + r], j = n8 token block
+inline constexpr int kUnit = 8;   // split-K share unit: two n8 blocks (x1 and x2 of an output together)
+// Register budgets after setmaxnreg, per thread. Their sum over the CTA must not exceed what it
+// was launched with (168 x 384: __launch_bounds__(384, 1)), or setmaxnreg.inc waits forever.
+inline constexpr int kProducerRegs = 56, kConsumerRegs = 224;
+static_assert(128 * (kProducerRegs + kConsumers * kConsumerRegs) <= (65536 / kThreads) / 8 * 8 * kThreads,
+              "setmaxnreg budgets exceed the launch allocation");
+static_assert(kStageBytes % 1024 == 0, "each stage's token tile stays 1024-byte aligned for the swizzle");
+static_assert(kConsumers * 128 * kRegs * 4 <= kStages * kStageBytes, "the split-K exchange reuses the ring");
+
+// TMA descriptors, built in prepare. tok: FP16 workspace {K, L * M_pad}, box {64, 128}, 128-byte
+// swizzle. w[b]: packed B / B2 bytes {K / 2, N, L}, box {32, 128 / NB}.
+struct Maps {
+  CUtensorMap tok;
+  CUtensorMap w[2];
+};
+
+template <int NB>
+using Slots = SlotMap<NB, 8>;
+
+#if NVFP4_SM90A
+// Shared-memory byte offsets of a consumer thread's two weight rows (8h + g of its warp) and their
+// scales in a stage, for the tile starting at output column n0.
+struct RowOffsets {
+  int w[2], sf[2];
+};
+template <int NB>
+__device__ __forceinline__ RowOffsets row_offsets(int consumer, int warp, int g, int t, int n0) {
+  RowOffsets o;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int slot = consumer * 64 + warp * 16 + h * 8 + g;
+    const int op = Slots<NB>::op(slot), row = Slots<NB>::row(slot);
+    o.w[h] = kTokBytes + (op * (kSlots / NB) + row) * (kBK / 2) + 8 * t;
+    const int r = (n0 + row) % 128;  // row inside its 128-row scale atom
+    o.sf[h] = kTokBytes + kWBytes + op * kAtomBytes + (r % 32) * 16 + (r / 32) * 4 + t;
+  }
+  return o;
+}
+
+// One K step of a consumer warpgroup: decode the chunk's weights into `a` (this thread's A
+// fragments of the 4 k16 steps), then issue the 4 wgmmas on the stage's token tile.
+__device__ __forceinline__ void consume_stage(const uint8_t* st, const RowOffsets& o, uint32_t (&a)[2][8],
+                                              float (&acc)[kRegs]) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const uint2 packed = *reinterpret_cast<const uint2*>(st + o.w[h]);
+    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(st[o.sf[h]]), a[h]);
+  }
+  const uint32_t tok = sm90::smem_addr(st);
+  sm90::wgmma_fence();
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t frag[4] = {a[0][2 * j], a[1][2 * j], a[0][2 * j + 1], a[1][2 * j + 1]};
+    sm90::wgmma_m64n128k16_rs(acc, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+  }
+  sm90::wgmma_commit();
+}
+#endif
+
+template <int NB>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const SingleScheduler sched, int units) {
+#if NVFP4_SM90A
+  extern __shared__ uint8_t smem_raw[];
+  __shared__ uint64_t full[kStages], empty[kStages];
+  uint8_t* ring = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
+  const int warpgroup = threadIdx.x / 128;
+  const int splits = sched.ts.splits;
+  const GemmEntry& e = sched.e;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      sm90::mbar_init(&full[s], 1);
+      sm90::mbar_init(&empty[s], kConsumers * 4);  // lane 0 of every consumer warp
+    }
+    sm90::mbar_init_fence();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {  // ---- producer ----
+    sm90::setmaxnreg_dec<kProducerRegs>();
+    if (threadIdx.x == 0) {
+      sm90::tma_prefetch_desc(&maps.tok);
+      for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
+      const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
+      constexpr uint32_t kBytes = kTokBytes + kWBytes + NB * kAtomBytes;
+      int s = 0;
+      uint32_t phase = 0;
+      for (int u = blockIdx.x; u < units; u += gridDim.x) {
+        const Tile tile = sched.at(u);
+        const int tok_row = static_cast<int>(tile.l * e.m_pad + tile.m0);
+        const int64_t atom = geom.blocked_offset(tile.n0 / 128 * 128, 0, tile.l);
+        for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
+          sm90::mbar_wait(&empty[s], phase ^ 1);
+          sm90::mbar_arrive_expect_tx(&full[s], kBytes);
+          uint8_t* st = ring + s * kStageBytes;
+          sm90::tma_load_2d(st, &maps.tok, &full[s], ks * kBK, tok_row);
+#pragma unroll
+          for (int b = 0; b < NB; ++b) {
+            sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &maps.w[b], &full[s], ks * (kBK / 2), tile.n0,
+                              tile.l);
+            sm90::bulk_load(st + kTokBytes + kWBytes + b * kAtomBytes,
+                            e.args.sfb_blk[b] + atom + int64_t{ks} * kAtomBytes,
+                            kAtomBytes, &full[s]);
+          }
+          if (++s == kStages) {
+            s = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+    __syncwarp();
+    if (splits > 1) {  // the consumers' two cluster barriers in splitk_reduce count every thread
+      cluster_sync();
+      cluster_sync();
+    }
+    return;
+  }
+
+  // ---- consumers ----
+  sm90::setmaxnreg_inc<kConsumerRegs>();
+  const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const OutView out{e.args.c, e.args.m, e.args.n};
+  int s = 0;
+  uint32_t phase = 0;
+  float acc[kRegs];
+  uint32_t a0[2][8], a1[2][8];  // A fragments of even and odd K steps (in flight until their wgmmas finish)
+  for (int u = blockIdx.x; u < units; u += gridDim.x) {
+    const Tile tile = sched.at(u);
+    const RowOffsets o = row_offsets<NB>(consumer, warp, g, t, tile.n0);
+#pragma unroll
+    for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
+    const int steps = tile.k_step_end - tile.k_step_begin;
+    int prev = -1;  // stage of the previous K step, freed once its wgmmas are done
+    auto step = [&](uint32_t(&a)[2][8]) {
+      sm90::mbar_wait(&full[s], phase);
+      consume_stage(ring + s * kStageBytes, o, a, acc);
+      sm90::wgmma_wait<1>();  // the previous K step's wgmmas are done: its stage is free
+      if (prev >= 0 && lane == 0) sm90::mbar_arrive(&empty[prev]);
+      prev = s;
+      if (++s == kStages) {
+        s = 0;
+        phase ^= 1;
+      }
+    };
+    int it = 0;
+    for (; it + 1 < steps; it += 2) {
+      step(a0);
+      step(a1);
+    }
+    if (it < steps) step(a0);
+    sm90::wgmma_wait<0>();
+    sm90::fence_regs(acc);
+    if (prev >= 0 && lane == 0) sm90::mbar_arrive(&empty[prev]);
+
+    if (splits > 1) asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");  // ring reads done
+    splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid,
+                                                  [&](const float(&v)[kRegs], int u0, int u1) {
+#pragma unroll
+      for (int j = 0; j < kRegs / 4; ++j) {
+        if (j < u0 * 2 || j >= u1 * 2) continue;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          const int64_t m = tile.m0 + j * 8 + 2 * t + (r & 1);
+          if constexpr (NB == 1) {
+            store_output<1>(out, tile.l, m, tile.n0 + consumer * 64 + warp * 16 + g + 8 * (r >> 1),
+                            v[4 * j + r] * fp4::kRawScale, 0.0f);
+          } else if (r < 2) {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same column
+            store_output<2>(out, tile.l, m, tile.n0 + consumer * 32 + warp * 8 + g, v[4 * j + r] * fp4::kRawScale,
+                            v[4 * j + 2 + r] * fp4::kRawScale);
+          }
+        }
+      }
+    });
+  }
+#else
+  (void)maps;
+  (void)sched;
+  (void)units;
+  __trap();  // the host runs this variant only on compute capability 9.0 (unsupported())
+#endif
+}
+
+// ---- host ----
+
+inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
+  if (dev.cc() != 90)
+    return "needs sm_90a (wgmma, TMA, setmaxnreg): compute capability 9.0 only; this GPU is " +
+           std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor);
+  return unsupported_family(dev, s, 90, "", kSmemBytes, "its 169 KB of shared memory exceed the per-block limit", kBK,
+                            "needs K % 64 == 0");
+}
+
+// cuTensorMapEncodeTiled from the driver (the binary does not link libcuda).
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess || p == nullptr)
+      throw_library_error("the CUDA driver has no cuTensorMapEncodeTiled", "cudaGetDriverEntryPointByVersion",
+                          __FILE__, __LINE__);
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// A tiled TMA descriptor: `rank` dims (innermost first), byte strides of dims 1.., box sizes.
+inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* base, const cuuint64_t* dims,
+                              const cuuint64_t* strides, const cuuint32_t* box, CUtensorMapSwizzle swizzle) {
+  CUtensorMap m{};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  const CUresult r = tensor_map_encoder()(&m, type, static_cast<cuuint32_t>(rank), const_cast<void*>(base), dims,
+                                          strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                          CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw_library_error("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(static_cast<int>(r)) + ")",
+                        "tensor_map", __FILE__, __LINE__);
+  return m;
+}
+
+// gemm (NB = 1) and dual_gemm (NB = 2): the token pre-pass, then the persistent wgmma launch.
+// prepare: plan (split count), token workspace, entry table, TMA descriptors.
+template <int NB>
+class WgmmaRunner final : public Runner {
+ public:
+  WgmmaRunner(const CaseView& c, cudaStream_t stream) {
+    const LaunchPlan lp = plan_launch(wgmma_gemm_kernel<NB>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
+                                      kSlots / NB, kBK, 4);
+    m_table = EntryTable(lp.entries, stream);
+    m_chunks = lp.token_elems / kTokenChunk;
+    m_tokens = DeviceBuffer(static_cast<size_t>(lp.token_elems) * sizeof(__half));
+    m_sched = scheduler_for<SingleScheduler>(lp, m_table);
+    m_units = static_cast<int>(lp.tiles * lp.ts.splits);
+    const int64_t resident = resident_ctas(wgmma_gemm_kernel<NB>, kThreads, kSmemBytes, 1);
+    m_blocks = lp.ts.splits > 1 ? m_units : static_cast<int>(std::min<int64_t>(m_units, resident));
+
+    const GemmEntry& e = lp.entries.at(0);
+    const GemmArgs& p = e.args;
+    {
+      const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
+      const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.k * 2)};
+      const cuuint32_t box[2] = {kBK, kTokens};
+      m_maps.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.get(), dims, strides, box,
+                              CU_TENSOR_MAP_SWIZZLE_128B);
+    }
+    for (int b = 0; b < NB; ++b) {
+      const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n),
+                                  static_cast<cuuint64_t>(p.l)};
+      const cuuint64_t strides[2] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n * (p.k / 2))};
+      const cuuint32_t box[3] = {kBK / 2, kSlots / NB, 1};
+      m_maps.w[b] = tensor_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, p.b[b], dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
+    }
+    if (NB == 1) m_maps.w[1] = m_maps.w[0];
+  }
+  void run(cudaStream_t stream) override {
+    decode_tokens(m_table.get(), 1, m_chunks, m_tokens.get<__half>(), stream);
+    launch_clustered(wgmma_gemm_kernel<NB>, m_blocks, kThreads, kSmemBytes, m_sched.ts.splits, stream, m_maps, m_sched,
+                     m_units);
+  }
+
+ private:
+  EntryTable m_table;
+  int64_t m_chunks = 0;
+  DeviceBuffer m_tokens;
+  SingleScheduler m_sched;
+  Maps m_maps{};
+  int m_units = 0, m_blocks = 0;
+};
+
+}  // namespace nvfp4::gemm::wg
