@@ -34,6 +34,7 @@
 #include <cudaTypedefs.h>
 
 #include <memory>
+#include <numeric>
 #include <string>
 
 #include "core/case_data.hpp"
@@ -48,26 +49,50 @@
 
 namespace nvfp4::gemm::wg {
 
-inline constexpr int kConsumers = 2;                     // consumer warpgroups
-inline constexpr int kThreads = 128 * (1 + kConsumers);  // + the producer warpgroup
-inline constexpr int kSlots = 64 * kConsumers;           // weight slots per CTA (wgmma M)
-inline constexpr int kTokens = 128;                      // tokens per CTA (wgmma N)
-inline constexpr int kBK = kTokenChunk;                  // 64
+// wgmma m64 tiles per consumer warpgroup. 2 (256 weight slots per CTA, half the token traffic per
+// MMA) measured slower on every benchmark shape (docs/perf-notes.md, P3): 1.
+inline constexpr int kMT = 1;
+inline constexpr int kTokens = 128;                  // tokens per CTA (wgmma N)
+inline constexpr int kBK = kTokenChunk;              // 64
 inline constexpr int kStages = 8;
 inline constexpr int kTokBytes = kTokens * kBK * 2;  // 16 KB: 128 rows of 128 bytes, swizzled
-inline constexpr int kWBytes = kSlots * kBK / 2;     // 4 KB: 32-byte rows
 inline constexpr int kAtomBytes = 512;               // blocked scales of 128 rows x 4 scale columns
-inline constexpr int kStageBytes = kTokBytes + kWBytes + 2 * kAtomBytes;  // 21 KB
-inline constexpr int kSmemBytes = kStages * kStageBytes + 1024;           // + room to align to 1024
-inline constexpr int kRegs = 64;  // accumulators per consumer thread: d[4j + r], j = n8 token block
-inline constexpr int kUnit = 8;   // split-K share unit: two n8 blocks (x1 and x2 of an output together)
-// Register budgets after setmaxnreg, per thread. Their sum over the CTA must not exceed what it
-// was launched with (168 x 384: __launch_bounds__(384, 1)), or setmaxnreg.inc waits forever.
-inline constexpr int kProducerRegs = 56, kConsumerRegs = 224;
-static_assert(128 * (kProducerRegs + kConsumers * kConsumerRegs) <= (65536 / kThreads) / 8 * 8 * kThreads,
-              "setmaxnreg budgets exceed the launch allocation");
-static_assert(kStageBytes % 1024 == 0, "each stage's token tile stays 1024-byte aligned for the swizzle");
-static_assert(kConsumers * 128 * kRegs * 4 <= kStages * kStageBytes, "the split-K exchange reuses the ring");
+inline constexpr int kRegs = 64 * kMT;  // accumulators per consumer thread: acc[64 mt + 4j + r], j = n8 token block
+inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1 and x2 of an output together)
+
+// The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
+// issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
+// cycles each), so a third warp per scheduler raises the rate per weight slot by ~10 %; but
+// 192-slot tiles quantize differently over the SMs, and the runner picks C per shape.
+template <int C>
+struct Cfg {
+  static constexpr int kThreads = 128 * (1 + C);        // + the producer warpgroup
+  static constexpr int kSlots = 64 * kMT * C;           // weight slots per CTA (wgmma M side)
+  static constexpr int kWBytes = kSlots * kBK / 2;      // 32-byte rows
+  // Blocked scale atoms (128-row blocks) a tile's rows of one B can span: its first row sits at a
+  // multiple of gcd(rows, 128) inside a block.
+  template <int NB>
+  static constexpr int kAtomsPerB = (128 - std::gcd(kSlots / NB, 128) + kSlots / NB + 127) / 128;
+  template <int NB>
+  static constexpr int kAtoms = NB * kAtomsPerB<NB>;
+  static constexpr int kStageBytes = (kTokBytes + kWBytes + kAtoms<2> * kAtomBytes + 1023) / 1024 * 1024;
+  static constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + room to align to 1024
+  // K steps whose wgmma groups a consumer keeps in flight (A fragments buffered per step): with 2
+  // consumers, after committing step i it waits for step i - 1 and decodes step i + 1 meanwhile;
+  // with 3 the registers do not allow it (ptxas serializes the wgmmas, C7512) and the other two
+  // warpgroups' wgmmas cover the decode.
+  static constexpr int kInFlight = C == 2 ? 2 : 1;
+  // Register budgets after setmaxnreg, per thread. Their sum over the CTA must not exceed what it
+  // was launched with (65536 / kThreads each, rounded down to 8: __launch_bounds__(kThreads, 1)),
+  // or setmaxnreg.inc waits forever.
+  static constexpr int kProducerRegs = C == 2 ? 64 : 56;
+  static constexpr int kConsumerRegs = C == 2 ? 216 : 152;
+  static_assert(C == 2 || C == 3, "2 or 3 consumer warpgroups");
+  static_assert(128 * (kProducerRegs + C * kConsumerRegs) <= (65536 / kThreads) / 8 * 8 * kThreads,
+                "setmaxnreg budgets exceed the launch allocation");
+  static_assert(kStageBytes % 1024 == 0, "each stage's token tile stays 1024-byte aligned for the swizzle");
+  static_assert(C * 128 * kRegs * 4 <= kStages * kStageBytes, "the split-K exchange reuses the ring");
+};
 
 // TMA descriptors, built in prepare. tok: FP16 workspace {K, L * M_pad}, box {64, 128}, 128-byte
 // swizzle. w[b]: packed B / B2 bytes {K / 2, N, L}, box {32, 128 / NB}.
@@ -80,52 +105,70 @@ template <int NB>
 using Slots = SlotMap<NB, 8>;
 
 #if NVFP4_SM90A
-// Shared-memory byte offsets of a consumer thread's two weight rows (8h + g of its warp) and their
-// scales in a stage, for the tile starting at output column n0.
+// Shared-memory byte offsets of a consumer thread's weight rows (8h + g of its warp, in each of its
+// kMT m64 tiles) and their scales in a stage, for the tile starting at output column n0. Atom a
+// kAtomsPerB * b + i holds the 128-row block of B_b starting at n0 / 128 * 128 + 128 i.
 struct RowOffsets {
-  int w[2], sf[2];
+  int w[kMT][2], sf[kMT][2];
 };
-template <int NB>
+template <int NB, int C>
 __device__ __forceinline__ RowOffsets row_offsets(int consumer, int warp, int g, int t, int n0) {
+  using Cf = Cfg<C>;
   RowOffsets o;
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int slot = consumer * 64 + warp * 16 + h * 8 + g;
-    const int op = Slots<NB>::op(slot), row = Slots<NB>::row(slot);
-    o.w[h] = kTokBytes + (op * (kSlots / NB) + row) * (kBK / 2) + 8 * t;
-    const int r = (n0 + row) % 128;  // row inside its 128-row scale atom
-    o.sf[h] = kTokBytes + kWBytes + op * kAtomBytes + (r % 32) * 16 + (r / 32) * 4 + t;
-  }
+  for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int slot = (consumer * kMT + mt) * 64 + warp * 16 + h * 8 + g;
+      const int op = Slots<NB>::op(slot), row = Slots<NB>::row(slot);
+      o.w[mt][h] = kTokBytes + (op * (Cf::kSlots / NB) + row) * (kBK / 2) + 8 * t;
+      const int from_atom0 = n0 % 128 + row;  // row counted from the first atom's start
+      const int atom = op * Cf::template kAtomsPerB<NB> + from_atom0 / 128, r = from_atom0 % 128;
+      o.sf[mt][h] = kTokBytes + Cf::kWBytes + atom * kAtomBytes + (r % 32) * 16 + (r / 32) * 4 + t;
+    }
   return o;
 }
 
 // One K step of a consumer warpgroup: decode the chunk's weights into `a` (this thread's A
-// fragments of the 4 k16 steps), then issue the 4 wgmmas on the stage's token tile.
-__device__ __forceinline__ void consume_stage(const uint8_t* st, const RowOffsets& o, uint32_t (&a)[2][8],
+// fragments of the 4 k16 steps of each m64 tile), then issue the 4 x kMT wgmmas on the stage's
+// token tile.
+__device__ __forceinline__ void consume_stage(const uint8_t* st, const RowOffsets& o, uint32_t (&a)[kMT][2][8],
                                               float (&acc)[kRegs]) {
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const uint2 packed = *reinterpret_cast<const uint2*>(st + o.w[h]);
-    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(st[o.sf[h]]), a[h]);
-  }
+  for (int mt = 0; mt < kMT; ++mt)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const uint2 packed = *reinterpret_cast<const uint2*>(st + o.w[mt][h]);
+      fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(st[o.sf[mt][h]]), a[mt][h]);
+    }
   const uint32_t tok = sm90::smem_addr(st);
   sm90::wgmma_fence();
 #pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    const uint32_t frag[4] = {a[0][2 * j], a[1][2 * j], a[0][2 * j + 1], a[1][2 * j + 1]};
-    sm90::wgmma_m64n128k16_rs(acc, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
-  }
+  for (int j = 0; j < 4; ++j)
+#pragma unroll
+    for (int mt = 0; mt < kMT; ++mt) {
+      const uint32_t frag[4] = {a[mt][0][2 * j], a[mt][1][2 * j], a[mt][0][2 * j + 1], a[mt][1][2 * j + 1]};
+      sm90::wgmma_m64n128k16_rs(*reinterpret_cast<float(*)[64]>(&acc[64 * mt]), frag,
+                                sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+    }
   sm90::wgmma_commit();
 }
 #endif
 
-template <int NB>
-__global__ void __launch_bounds__(kThreads, 1)
+template <int NB, int C>
+__global__ void __launch_bounds__(Cfg<C>::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ Maps maps, const SingleScheduler sched, int units) {
 #if NVFP4_SM90A
+  using Cf = Cfg<C>;
+  constexpr int kConsumers = C, kSlots = Cf::kSlots, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
+  constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
+  constexpr int kInFlight = Cf::kInFlight;
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t full[kStages], empty[kStages];
-  uint8_t* ring = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t{1023});
+  // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
+  // offset added to smem_raw, not an integer round trip, keeps the pointer in the shared space
+  // (LDS rather than generic loads).
+  uint8_t* ring = smem_raw + ((1024u - (sm90::smem_addr(smem_raw) & 1023u)) & 1023u);
   const int warpgroup = threadIdx.x / 128;
   const int splits = sched.ts.splits;
   const GemmEntry& e = sched.e;
@@ -140,31 +183,39 @@ __global__ void __launch_bounds__(kThreads, 1)
   __syncthreads();
 
   if (warpgroup == 0) {  // ---- producer ----
-    sm90::setmaxnreg_dec<kProducerRegs>();
+    sm90::setmaxnreg_dec<Cf::kProducerRegs>();
     if (threadIdx.x == 0) {
       sm90::tma_prefetch_desc(&maps.tok);
       for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
       const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
-      constexpr uint32_t kBytes = kTokBytes + kWBytes + NB * kAtomBytes;
+      constexpr uint32_t kBytes = kTokBytes + kWBytes + kAtoms * kAtomBytes;
       int s = 0;
       uint32_t phase = 0;
       for (int u = blockIdx.x; u < units; u += gridDim.x) {
         const Tile tile = sched.at(u);
         const int tok_row = static_cast<int>(tile.l * e.m_pad + tile.m0);
-        const int64_t atom = geom.blocked_offset(tile.n0 / 128 * 128, 0, tile.l);
+        // Atom a (see row_offsets); past the last 128-row block of B it rereads that block (its
+        // rows there are never stored).
+        int64_t atom[kAtoms];
+#pragma unroll
+        for (int a = 0; a < kAtoms; ++a) {
+          const int64_t first = tile.n0 / 128 * 128 + 128 * (a % kAtomsPerB);
+          atom[a] = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, tile.l);
+        }
         for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
           sm90::mbar_wait(&empty[s], phase ^ 1);
           sm90::mbar_arrive_expect_tx(&full[s], kBytes);
           uint8_t* st = ring + s * kStageBytes;
           sm90::tma_load_2d(st, &maps.tok, &full[s], ks * kBK, tok_row);
 #pragma unroll
-          for (int b = 0; b < NB; ++b) {
+          for (int b = 0; b < NB; ++b)
             sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &maps.w[b], &full[s], ks * (kBK / 2), tile.n0,
                               tile.l);
-            sm90::bulk_load(st + kTokBytes + kWBytes + b * kAtomBytes,
-                            e.args.sfb_blk[b] + atom + int64_t{ks} * kAtomBytes,
-                            kAtomBytes, &full[s]);
-          }
+#pragma unroll
+          for (int a = 0; a < kAtoms; ++a)
+            sm90::bulk_load(st + kTokBytes + kWBytes + a * kAtomBytes,
+                            e.args.sfb_blk[a / kAtomsPerB] + atom[a] + int64_t{ks} * kAtomBytes, kAtomBytes,
+                            &full[s]);
           if (++s == kStages) {
             s = 0;
             phase ^= 1;
@@ -181,57 +232,64 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 
   // ---- consumers ----
-  sm90::setmaxnreg_inc<kConsumerRegs>();
+  sm90::setmaxnreg_inc<Cf::kConsumerRegs>();
   const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const OutView out{e.args.c, e.args.m, e.args.n};
   int s = 0;
   uint32_t phase = 0;
   float acc[kRegs];
-  uint32_t a0[2][8], a1[2][8];  // A fragments of even and odd K steps (in flight until their wgmmas finish)
+  int free_s = 0;  // stage of the oldest K step not yet freed (follows s)
+  uint32_t a[kInFlight][kMT][2][8];  // A fragments of the K steps whose wgmmas may be in flight
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     const Tile tile = sched.at(u);
-    const RowOffsets o = row_offsets<NB>(consumer, warp, g, t, tile.n0);
+    const RowOffsets o = row_offsets<NB, C>(consumer, warp, g, t, tile.n0);
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
     const int steps = tile.k_step_end - tile.k_step_begin;
-    int prev = -1;  // stage of the previous K step, freed once its wgmmas are done
-    auto step = [&](uint32_t(&a)[2][8]) {
+    int pending = 0;  // K steps of this unit issued whose stages are not freed yet
+    auto release_oldest = [&] {  // its wgmmas have completed
+      if (lane == 0) sm90::mbar_arrive(&empty[free_s]);
+      if (++free_s == kStages) free_s = 0;
+      --pending;
+    };
+    auto step = [&](uint32_t(&frag)[kMT][2][8]) {
       sm90::mbar_wait(&full[s], phase);
-      consume_stage(ring + s * kStageBytes, o, a, acc);
-      sm90::wgmma_wait<1>();  // the previous K step's wgmmas are done: its stage is free
-      if (prev >= 0 && lane == 0) sm90::mbar_arrive(&empty[prev]);
-      prev = s;
+      consume_stage(ring + s * kStageBytes, o, frag, acc);
       if (++s == kStages) {
         s = 0;
         phase ^= 1;
       }
+      sm90::wgmma_wait<kInFlight - 1>();  // all but the last kInFlight - 1 K steps are done
+      if (++pending == kInFlight) release_oldest();
     };
     int it = 0;
-    for (; it + 1 < steps; it += 2) {
-      step(a0);
-      step(a1);
+    for (; it + kInFlight <= steps; it += kInFlight) {
+#pragma unroll
+      for (int b = 0; b < kInFlight; ++b) step(a[b]);
     }
-    if (it < steps) step(a0);
+#pragma unroll
+    for (int b = 0; b < kInFlight; ++b)
+      if (it + b < steps) step(a[b]);
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
-    if (prev >= 0 && lane == 0) sm90::mbar_arrive(&empty[prev]);
+    while (pending > 0) release_oldest();
 
     if (splits > 1) asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");  // ring reads done
     splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid,
                                                   [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
-      for (int j = 0; j < kRegs / 4; ++j) {
-        if (j < u0 * 2 || j >= u1 * 2) continue;
+      for (int q = 0; q < kRegs / 4; ++q) {  // q = 16 mt + j: n8 token block j of m64 tile mt
+        if (q < u0 * 2 || q >= u1 * 2) continue;
+        const int mt = q / 16, j = q % 16, base = (consumer * kMT + mt) * 64 + warp * 16;  // first slot of the warp
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
           const int64_t m = tile.m0 + j * 8 + 2 * t + (r & 1);
           if constexpr (NB == 1) {
-            store_output<1>(out, tile.l, m, tile.n0 + consumer * 64 + warp * 16 + g + 8 * (r >> 1),
-                            v[4 * j + r] * fp4::kRawScale, 0.0f);
+            store_output<1>(out, tile.l, m, tile.n0 + base + g + 8 * (r >> 1), v[4 * q + r] * fp4::kRawScale, 0.0f);
           } else if (r < 2) {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same column
-            store_output<2>(out, tile.l, m, tile.n0 + consumer * 32 + warp * 8 + g, v[4 * j + r] * fp4::kRawScale,
-                            v[4 * j + 2 + r] * fp4::kRawScale);
+            store_output<2>(out, tile.l, m, tile.n0 + base / 2 + g, v[4 * q + r] * fp4::kRawScale,
+                            v[4 * q + 2 + r] * fp4::kRawScale);
           }
         }
       }
@@ -251,8 +309,9 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   if (dev.cc() != 90)
     return "needs sm_90a (wgmma, TMA, setmaxnreg): compute capability 9.0 only; this GPU is " +
            std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor);
-  return unsupported_family(dev, s, 90, "", kSmemBytes, "its 169 KB of shared memory exceed the per-block limit", kBK,
-                            "needs K % 64 == 0");
+  constexpr int smem = std::max(Cfg<2>::kSmemBytes, Cfg<3>::kSmemBytes);
+  return unsupported_family(dev, s, 90, "", smem,
+                            "its shared-memory ring exceeds the per-block limit", kBK, "needs K % 64 == 0");
 }
 
 // cuTensorMapEncodeTiled from the driver (the binary does not link libcuda).
@@ -283,23 +342,48 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
   return m;
 }
 
-// gemm (NB = 1) and dual_gemm (NB = 2): the token pre-pass, then the persistent wgmma launch.
-// prepare: plan (split count), token workspace, entry table, TMA descriptors.
+// One CTA shape's launch over a case: the plan (tiles, one-wave split count), the units and CTAs,
+// and the model cost the runner compares: rounds of the persistent grid x K steps per unit x
+// weight slots per CTA x the measured time per slot and K step of that shape relative to C = 2
+// (H100, docs/perf-notes.md P5: 0.9 with three consumer warpgroups).
+struct ShapePlan {
+  LaunchPlan lp;
+  int units = 0, blocks = 0;
+  double cost = 0;
+};
+template <int NB, int C>
+ShapePlan plan_shape(const CaseView& c) {
+  using Cf = Cfg<C>;
+  ShapePlan sp;
+  sp.lp = plan_launch(wgmma_gemm_kernel<NB, C>, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), kTokens,
+                      Cf::kSlots / NB, kBK, 4);
+  sp.units = static_cast<int>(sp.lp.tiles * sp.lp.ts.splits);
+  const int64_t resident = resident_ctas(wgmma_gemm_kernel<NB, C>, Cf::kThreads, Cf::kSmemBytes, 1);
+  sp.blocks = sp.lp.ts.splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
+  const int64_t rounds = (sp.units + sp.blocks - 1) / sp.blocks;
+  const int k_steps = sp.lp.entries.at(0).k_steps, splits = sp.lp.ts.splits;
+  sp.cost = static_cast<double>(rounds) * ((k_steps + splits - 1) / splits) * Cf::kSlots * (C == 2 ? 1.0 : 0.9);
+  return sp;
+}
+
+// gemm (NB = 1) and dual_gemm (NB = 2): the token pre-pass, then the persistent wgmma launch with
+// 2 or 3 consumer warpgroups, whichever the cost model prefers for this shape.
+// prepare: plans, token workspace, entry table, TMA descriptors.
 template <int NB>
 class WgmmaRunner final : public Runner {
  public:
   WgmmaRunner(const CaseView& c, cudaStream_t stream) {
-    const LaunchPlan lp = plan_launch(wgmma_gemm_kernel<NB>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
-                                      kSlots / NB, kBK, 4);
-    m_table = EntryTable(lp.entries, stream);
-    m_chunks = lp.token_elems / kTokenChunk;
-    m_tokens = DeviceBuffer(static_cast<size_t>(lp.token_elems) * sizeof(__half));
-    m_sched = scheduler_for<SingleScheduler>(lp, m_table);
-    m_units = static_cast<int>(lp.tiles * lp.ts.splits);
-    const int64_t resident = resident_ctas(wgmma_gemm_kernel<NB>, kThreads, kSmemBytes, 1);
-    m_blocks = lp.ts.splits > 1 ? m_units : static_cast<int>(std::min<int64_t>(m_units, resident));
+    const ShapePlan two = plan_shape<NB, 2>(c), three = plan_shape<NB, 3>(c);
+    m_consumers = three.cost < two.cost ? 3 : 2;
+    const ShapePlan& sp = m_consumers == 3 ? three : two;
+    m_table = EntryTable(sp.lp.entries, stream);
+    m_chunks = sp.lp.token_elems / kTokenChunk;
+    m_tokens = DeviceBuffer(static_cast<size_t>(sp.lp.token_elems) * sizeof(__half));
+    m_sched = scheduler_for<SingleScheduler>(sp.lp, m_table);
+    m_units = sp.units;
+    m_blocks = sp.blocks;
 
-    const GemmEntry& e = lp.entries.at(0);
+    const GemmEntry& e = sp.lp.entries.at(0);
     const GemmArgs& p = e.args;
     {
       const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
@@ -308,28 +392,41 @@ class WgmmaRunner final : public Runner {
       m_maps.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.get(), dims, strides, box,
                               CU_TENSOR_MAP_SWIZZLE_128B);
     }
+    const int slots = m_consumers == 3 ? Cfg<3>::kSlots : Cfg<2>::kSlots;
     for (int b = 0; b < NB; ++b) {
       const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n),
                                   static_cast<cuuint64_t>(p.l)};
       const cuuint64_t strides[2] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n * (p.k / 2))};
-      const cuuint32_t box[3] = {kBK / 2, kSlots / NB, 1};
+      const cuuint32_t box[3] = {kBK / 2, static_cast<cuuint32_t>(slots / NB), 1};
       m_maps.w[b] = tensor_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, p.b[b], dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
     }
     if (NB == 1) m_maps.w[1] = m_maps.w[0];
+    m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
+             std::to_string(kTokens) + " tokens per CTA), " + std::to_string(sp.lp.tiles) + " tiles x " +
+             std::to_string(sp.lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
   }
   void run(cudaStream_t stream) override {
     decode_tokens(m_table.get(), 1, m_chunks, m_tokens.get<__half>(), stream);
-    launch_clustered(wgmma_gemm_kernel<NB>, m_blocks, kThreads, kSmemBytes, m_sched.ts.splits, stream, m_maps, m_sched,
-                     m_units);
+    if (m_consumers == 3)
+      launch<3>(stream);
+    else
+      launch<2>(stream);
   }
+  std::string plan() const override { return m_plan; }
 
  private:
+  template <int C>
+  void launch(cudaStream_t stream) {
+    launch_clustered(wgmma_gemm_kernel<NB, C>, m_blocks, Cfg<C>::kThreads, Cfg<C>::kSmemBytes, m_sched.ts.splits,
+                     stream, m_maps, m_sched, m_units);
+  }
   EntryTable m_table;
   int64_t m_chunks = 0;
   DeviceBuffer m_tokens;
   SingleScheduler m_sched;
   Maps m_maps{};
-  int m_units = 0, m_blocks = 0;
+  int m_units = 0, m_blocks = 0, m_consumers = 2;
+  std::string m_plan;
 };
 
 }  // namespace nvfp4::gemm::wg

@@ -23,6 +23,9 @@ class Runner {
  public:
   virtual ~Runner() = default;
   virtual void run(cudaStream_t stream) = 0;
+  // How this case is launched, where the variant chooses per shape (CTA shape, splits, grid); ""
+  // when there is nothing to say. Reported beside the timing.
+  virtual std::string plan() const { return ""; }
 };
 
 struct VariantInfo {

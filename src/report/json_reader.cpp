@@ -126,6 +126,7 @@ CaseResult read_result(const Reader& rd, const Json& j, const std::string& where
   r.reason = rd.str(j, "reason", where);
   r.reference = rd.str(j, "reference", where);
   r.timing_note = rd.str(j, "timing_note", where);
+  if (j.contains("plan")) r.plan = rd.str(j, "plan", where);  // absent in reports before it
   r.repro = rd.str(j, "repro", where);
 
   if (const Json& c = rd.at(j, "check", where); !c.is_null()) {

@@ -92,6 +92,7 @@ Json json_result(const CaseResult& r, bool keep_samples) {
               {"reason", r.reason},
               {"reference", r.reference},
               {"timing_note", r.timing_note},
+              {"plan", r.plan},
               {"check", r.check ? json_check(*r.check) : Json(nullptr)},
               {"timing", r.timing ? json_timing(*r.timing, keep_samples) : Json(nullptr)},
               {"metrics", json_metrics(r.metrics)},

@@ -52,6 +52,7 @@ struct CaseResult {
   std::string reason;        // why FAIL / SKIP / ERROR; for PASS a note (throttled samples) or ""
   std::string reference;     // which reference ran
   std::string timing_note;   // the variant's note on what is untimed
+  std::string plan;          // how the variant launched this case (Runner::plan), or ""
   std::optional<CheckResult> check;
   std::optional<TimingResult> timing;
   Metrics metrics;

@@ -240,6 +240,7 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
         try {
           std::vector<std::unique_ptr<Runner>> runners;
           for (const auto& set : in.sets) runners.push_back(info->prepare(set->view(), stream.get()));
+          r.plan = runners.front()->plan();
           std::vector<std::vector<__half>> outputs;
           const CheckResult check = run_and_verify(runners, in, plan.tolerance, stream, &outputs);
           if (dump) dump->write_output("c_" + vname, outputs);
