@@ -48,6 +48,7 @@ CaseResult pass_result() {
   r.status = Status::pass;
   r.reference = "host-fp64";
   r.timing_note = "scale pointers set in prepare";
+  r.plan = "3 consumer warpgroups (192 weight slots x 128 tokens per CTA), 38 tiles x 3 K splits on 114 CTAs";
   CheckResult c;
   c.checked = 917504;
   c.max_abs = 0.0009765625;
@@ -193,6 +194,7 @@ TEST_F(ReportTest, JsonRoundTrip) {
   EXPECT_EQ(a.status, Status::pass);
   EXPECT_EQ(a.reference, e.reference);
   EXPECT_EQ(a.timing_note, e.timing_note);
+  EXPECT_EQ(a.plan, e.plan);
   EXPECT_EQ(a.repro, e.repro);
   ASSERT_TRUE(a.check);
   EXPECT_EQ(a.check->checked, e.check->checked);
@@ -517,13 +519,19 @@ TEST_F(ReportTest, ReportWithoutTheCeilingLoads) {
   auto j = nlohmann::ordered_json::parse(read_text(p));
   j["sol_measured"].erase("decode_wgmma_tflops");
   j["sol_measured"].erase("wgmma_rs_tflops");
-  for (auto& r : j["results"]) r["metrics"].erase("pct_ceiling");
+  for (auto& r : j["results"]) {
+    r["metrics"].erase("pct_ceiling");
+    r.erase("plan");
+  }
   std::ofstream(p) << j.dump();
   const ReportFile f = read_json_report(p);
   ASSERT_TRUE(f.info.calibration);
   EXPECT_FALSE(f.info.calibration->decode_wgmma_tflops);
   EXPECT_DOUBLE_EQ(f.info.calibration->fp16_tensor_tflops, 702.25);
-  for (const CaseResult& r : f.results) EXPECT_FALSE(r.metrics.pct_ceiling);
+  for (const CaseResult& r : f.results) {
+    EXPECT_FALSE(r.metrics.pct_ceiling);
+    EXPECT_EQ(r.plan, "") << "reports before the plan field load with an empty plan";
+  }
 }
 
 // The %ceiling column is in the terminal, Markdown and CSV tables when a result has one; the
