@@ -30,7 +30,8 @@ inline constexpr int kTokenChunk = 64;  // K elements per fragment-order chunk (
 // static: each including file gets its own copy.
 inline constexpr int kDecodeThreads = 256;
 static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const GemmEntry* __restrict__ entries,
-                                                                              int groups, int64_t total_chunks,
+                                                                              const GemmEntry first, int groups,
+                                                                              int64_t total_chunks,
                                                                               __half* __restrict__ out) {
   __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
   const int64_t idx = static_cast<int64_t>(blockIdx.x) * kDecodeThreads + threadIdx.x;
@@ -38,24 +39,26 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
   const int t = threadIdx.x & 3;
   uint32_t h[8] = {};
   if (chunk < total_chunks) {
+    // One GEMM (gemm, dual_gemm): its entry is a kernel parameter, no dependent global loads
+    // before the data loads. Groups: a scan of the device table.
     int g = 0;
     while (g + 1 < groups && entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
-    const GemmEntry& e = entries[g];
-    const int64_t k = e.args.k, chunks_per_row = k / kTokenChunk;
-    const int64_t local = chunk - e.tok_offset / kTokenChunk;
-    const int64_t row = (local / chunks_per_row) % e.m_pad, b = local / (chunks_per_row * e.m_pad);
-    const int64_t blk = (local % chunks_per_row) * 4 + t;
+    const GemmEntry& e = groups == 1 ? first : entries[g];
+    const int64_t k = e.args.k;
+    // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large).
+    const uint32_t chunks_per_row = static_cast<uint32_t>(k / kTokenChunk), m_pad = static_cast<uint32_t>(e.m_pad);
+    const uint32_t local = static_cast<uint32_t>(chunk - e.tok_offset / kTokenChunk);
+    const uint32_t row_all = local / chunks_per_row;  // over batches
+    const uint32_t b = row_all / m_pad, row = row_all - b * m_pad;
+    const int64_t blk = int64_t{local - row_all * chunks_per_row} * 4 + t;
     if (row < e.args.m) {
-      const int64_t r = b * e.args.m + row;
+      const int64_t r = int64_t{b} * e.args.m + row;
       const uint2 packed = *reinterpret_cast<const uint2*>(e.args.a + r * (k / 2) + blk * 8);
-      const float s = __low2float(fp4::e4m3x2_to_half2(e.args.sfa[r * (k / 16) + blk])) * fp4::kRawScale;
-      fp4::decode_block16_raw(packed, __float2half2_rn(1.0f), h);
+      const __half2 scale = fp4::e4m3_to_half2_bcast(e.args.sfa[r * (k / 16) + blk]);
+      fp4::decode_block16_raw(packed, scale, h);  // a*sa*2^-14, exact
+      const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        const float2 f = __half22float2(*reinterpret_cast<const __half2*>(&h[i]));
-        const __half2 v = __floats2half2_rn(f.x * s, f.y * s);  // exact: a*sa is an FP16 value
-        h[i] = *reinterpret_cast<const uint32_t*>(&v);
-      }
+      for (int i = 0; i < 8; ++i) h[i] = fp4::hmul2_u32(h[i], unraw);  // exact: a*sa, at most 2688
     }
   }
   // Fragment order within a chunk: k slots 16j + 2t (+1) hold h[2j], 16j + 8 + 2t (+1) h[2j+1],
@@ -74,11 +77,13 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
 }
 
 // Decodes every GEMM of `entries` (device table, `groups` entries, token regions back to back,
-// `chunks` 64-element chunks in all) into `out`.
-inline void decode_tokens(const GemmEntry* entries, int groups, int64_t chunks, __half* out, cudaStream_t stream) {
+// `chunks` 64-element chunks in all; `first` = the table's first entry, read from the kernel's
+// parameters when there is one GEMM) into `out`.
+inline void decode_tokens(const GemmEntry* entries, const GemmEntry& first, int groups, int64_t chunks, __half* out,
+                          cudaStream_t stream) {
   const int64_t threads = chunks * 4;
   decode_tokens_kernel<<<static_cast<unsigned>((threads + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
-                         stream>>>(entries, groups, chunks, out);
+                         stream>>>(entries, first, groups, chunks, out);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -406,7 +406,7 @@ class WgmmaRunner final : public Runner {
              std::to_string(sp.lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
   }
   void run(cudaStream_t stream) override {
-    decode_tokens(m_table.get(), 1, m_chunks, m_tokens.get<__half>(), stream);
+    decode_tokens(m_table.get(), m_sched.e, 1, m_chunks, m_tokens.get<__half>(), stream);
     if (m_consumers == 3)
       launch<3>(stream);
     else
