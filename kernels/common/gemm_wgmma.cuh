@@ -33,6 +33,7 @@
 #include <cuda_fp16.h>
 #include <cudaTypedefs.h>
 
+#include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -52,20 +53,22 @@ namespace nvfp4::gemm::wg {
 // wgmma m64 tiles per consumer warpgroup. 2 (256 weight slots per CTA, half the token traffic per
 // MMA) measured slower on every benchmark shape (docs/perf-notes.md, P3): 1.
 inline constexpr int kMT = 1;
-inline constexpr int kTokens = 128;                  // tokens per CTA (wgmma N)
 inline constexpr int kBK = kTokenChunk;              // 64
-inline constexpr int kStages = 8;
-inline constexpr int kTokBytes = kTokens * kBK * 2;  // 16 KB: 128 rows of 128 bytes, swizzled
 inline constexpr int kAtomBytes = 512;               // blocked scales of 128 rows x 4 scale columns
-inline constexpr int kRegs = 64 * kMT;  // accumulators per consumer thread: acc[64 mt + 4j + r], j = n8 token block
 inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1 and x2 of an output together)
+// Relative K-step time of 2 consumers x 256 tokens (see WgmmaRunner).
+inline constexpr double kWideStep = 1.73;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
 // cycles each), so a third warp per scheduler raises the rate per weight slot by ~10 %; but
 // 192-slot tiles quantize differently over the SMs, and the runner picks C per shape.
-template <int C>
+template <int C, int T>
 struct Cfg {
+  static constexpr int kTokens = T;                     // tokens per CTA (wgmma N): 128 or 256
+  static constexpr int kTokBytes = T * kBK * 2;         // T rows of 128 bytes, swizzled
+  static constexpr int kRegs = T / 2 * kMT;  // accumulators per consumer thread: acc[(T/2) mt + 4j + r], j = n8 token block
+  static constexpr int kStages = T == 128 ? 8 : 6;
   static constexpr int kThreads = 128 * (1 + C);        // + the producer warpgroup
   static constexpr int kSlots = 64 * kMT * C;           // weight slots per CTA (wgmma M side)
   static constexpr int kWBytes = kSlots * kBK / 2;      // 32-byte rows
@@ -78,16 +81,17 @@ struct Cfg {
   static constexpr int kStageBytes = (kTokBytes + kWBytes + kAtoms<2> * kAtomBytes + 1023) / 1024 * 1024;
   static constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + room to align to 1024
   // K steps whose wgmma groups a consumer keeps in flight (A fragments buffered per step): with 2
-  // consumers, after committing step i it waits for step i - 1 and decodes step i + 1 meanwhile;
-  // with 3 the registers do not allow it (ptxas serializes the wgmmas, C7512) and the other two
-  // warpgroups' wgmmas cover the decode.
-  static constexpr int kInFlight = C == 2 ? 2 : 1;
+  // consumers and 128 tokens, after committing step i it waits for step i - 1 and decodes step
+  // i + 1 meanwhile; otherwise the registers do not allow it (ptxas serializes the wgmmas, C7512)
+  // and the other warpgroups' wgmmas (or the longer n256 ones) cover the decode.
+  static constexpr int kInFlight = C == 2 && T == 128 ? 2 : 1;
   // Register budgets after setmaxnreg, per thread. Their sum over the CTA must not exceed what it
   // was launched with (65536 / kThreads each, rounded down to 8: __launch_bounds__(kThreads, 1)),
   // or setmaxnreg.inc waits forever.
   static constexpr int kProducerRegs = C == 2 ? 64 : 56;
   static constexpr int kConsumerRegs = C == 2 ? 216 : 152;
   static_assert(C == 2 || C == 3, "2 or 3 consumer warpgroups");
+  static_assert(T == 128 || (T == 256 && C == 2), "256 tokens only with 2 consumers (registers)");
   static_assert(128 * (kProducerRegs + C * kConsumerRegs) <= (65536 / kThreads) / 8 * 8 * kThreads,
                 "setmaxnreg budgets exceed the launch allocation");
   static_assert(kStageBytes % 1024 == 0, "each stage's token tile stays 1024-byte aligned for the swizzle");
@@ -111,9 +115,9 @@ using Slots = SlotMap<NB, 8>;
 struct RowOffsets {
   int w[kMT][2], sf[kMT][2];
 };
-template <int NB, int C>
+template <int NB, int C, int T>
 __device__ __forceinline__ RowOffsets row_offsets(int consumer, int warp, int g, int t, int n0) {
-  using Cf = Cfg<C>;
+  using Cf = Cfg<C, T>;
   RowOffsets o;
 #pragma unroll
   for (int mt = 0; mt < kMT; ++mt)
@@ -121,19 +125,20 @@ __device__ __forceinline__ RowOffsets row_offsets(int consumer, int warp, int g,
     for (int h = 0; h < 2; ++h) {
       const int slot = (consumer * kMT + mt) * 64 + warp * 16 + h * 8 + g;
       const int op = Slots<NB>::op(slot), row = Slots<NB>::row(slot);
-      o.w[mt][h] = kTokBytes + (op * (Cf::kSlots / NB) + row) * (kBK / 2) + 8 * t;
+      o.w[mt][h] = Cf::kTokBytes + (op * (Cf::kSlots / NB) + row) * (kBK / 2) + 8 * t;
       const int from_atom0 = n0 % 128 + row;  // row counted from the first atom's start
       const int atom = op * Cf::template kAtomsPerB<NB> + from_atom0 / 128, r = from_atom0 % 128;
-      o.sf[mt][h] = kTokBytes + Cf::kWBytes + atom * kAtomBytes + (r % 32) * 16 + (r / 32) * 4 + t;
+      o.sf[mt][h] = Cf::kTokBytes + Cf::kWBytes + atom * kAtomBytes + (r % 32) * 16 + (r / 32) * 4 + t;
     }
   return o;
 }
 
 // One K step of a consumer warpgroup: decode the chunk's weights into `a` (this thread's A
 // fragments of the 4 k16 steps of each m64 tile), then issue the 4 x kMT wgmmas on the stage's
-// token tile.
+// token tile (T tokens).
+template <int T>
 __device__ __forceinline__ void consume_stage(const uint8_t* st, const RowOffsets& o, uint32_t (&a)[kMT][2][8],
-                                              float (&acc)[kRegs]) {
+                                              float (&acc)[T / 2 * kMT]) {
 #pragma unroll
   for (int mt = 0; mt < kMT; ++mt)
 #pragma unroll
@@ -148,18 +153,22 @@ __device__ __forceinline__ void consume_stage(const uint8_t* st, const RowOffset
 #pragma unroll
     for (int mt = 0; mt < kMT; ++mt) {
       const uint32_t frag[4] = {a[mt][0][2 * j], a[mt][1][2 * j], a[mt][0][2 * j + 1], a[mt][1][2 * j + 1]};
-      sm90::wgmma_m64n128k16_rs(*reinterpret_cast<float(*)[64]>(&acc[64 * mt]), frag,
-                                sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+      float(&d)[T / 2] = *reinterpret_cast<float(*)[T / 2]>(&acc[T / 2 * mt]);
+      if constexpr (T == 128)
+        sm90::wgmma_m64n128k16_rs(d, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+      else
+        sm90::wgmma_m64n256k16_rs(d, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
     }
   sm90::wgmma_commit();
 }
 #endif
 
-template <int NB, int C>
-__global__ void __launch_bounds__(Cfg<C>::kThreads, 1)
+template <int NB, int C, int T>
+__global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ Maps maps, const SingleScheduler sched, int units) {
 #if NVFP4_SM90A
-  using Cf = Cfg<C>;
+  using Cf = Cfg<C, T>;
+  constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
   constexpr int kConsumers = C, kSlots = Cf::kSlots, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
   constexpr int kInFlight = Cf::kInFlight;
@@ -243,7 +252,7 @@ __global__ void __launch_bounds__(Cfg<C>::kThreads, 1)
   uint32_t a[kInFlight][kMT][2][8];  // A fragments of the K steps whose wgmmas may be in flight
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     const Tile tile = sched.at(u);
-    const RowOffsets o = row_offsets<NB, C>(consumer, warp, g, t, tile.n0);
+    const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
     const int steps = tile.k_step_end - tile.k_step_begin;
@@ -255,7 +264,7 @@ __global__ void __launch_bounds__(Cfg<C>::kThreads, 1)
     };
     auto step = [&](uint32_t(&frag)[kMT][2][8]) {
       sm90::mbar_wait(&full[s], phase);
-      consume_stage(ring + s * kStageBytes, o, frag, acc);
+      consume_stage<T>(ring + s * kStageBytes, o, frag, acc);
       if (++s == kStages) {
         s = 0;
         phase ^= 1;
@@ -279,9 +288,9 @@ __global__ void __launch_bounds__(Cfg<C>::kThreads, 1)
     splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid,
                                                   [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
-      for (int q = 0; q < kRegs / 4; ++q) {  // q = 16 mt + j: n8 token block j of m64 tile mt
+      for (int q = 0; q < kRegs / 4; ++q) {  // q = (T / 8) mt + j: n8 token block j of m64 tile mt
         if (q < u0 * 2 || q >= u1 * 2) continue;
-        const int mt = q / 16, j = q % 16, base = (consumer * kMT + mt) * 64 + warp * 16;  // first slot of the warp
+        const int mt = q / (T / 8), j = q % (T / 8), base = (consumer * kMT + mt) * 64 + warp * 16;  // first slot of the warp
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
           const int64_t m = tile.m0 + j * 8 + 2 * t + (r & 1);
@@ -309,7 +318,7 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   if (dev.cc() != 90)
     return "needs sm_90a (wgmma, TMA, setmaxnreg): compute capability 9.0 only; this GPU is " +
            std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor);
-  constexpr int smem = std::max(Cfg<2>::kSmemBytes, Cfg<3>::kSmemBytes);
+  constexpr int smem = std::max({Cfg<2, 128>::kSmemBytes, Cfg<3, 128>::kSmemBytes, Cfg<2, 256>::kSmemBytes});
   return unsupported_family(dev, s, 90, "", smem,
                             "its shared-memory ring exceeds the per-block limit", kBK, "needs K % 64 == 0");
 }
@@ -343,39 +352,55 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
 }
 
 // One CTA shape's launch over a case: the plan (tiles, one-wave split count), the units and CTAs,
-// and the model cost the runner compares: rounds of the persistent grid x K steps per unit x
-// weight slots per CTA x the measured time per slot and K step of that shape relative to C = 2
-// (H100, docs/perf-notes.md P5: 0.9 with three consumer warpgroups).
+// and the model cost the runner compares: rounds of the persistent grid x K steps per unit x the
+// measured time of one K step of that CTA shape relative to (2 consumers, 128 tokens) (H100,
+// docs/perf-notes.md P5/P7).
 struct ShapePlan {
+  int consumers = 2, tokens = 128;
   LaunchPlan lp;
   int units = 0, blocks = 0;
   double cost = 0;
 };
-template <int NB, int C>
-ShapePlan plan_shape(const CaseView& c) {
-  using Cf = Cfg<C>;
+template <int NB, int C, int T>
+ShapePlan plan_shape(const CaseView& c, double step_time) {
+  using Cf = Cfg<C, T>;
   ShapePlan sp;
-  sp.lp = plan_launch(wgmma_gemm_kernel<NB, C>, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), kTokens,
+  sp.consumers = C;
+  sp.tokens = T;
+  sp.lp = plan_launch(wgmma_gemm_kernel<NB, C, T>, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T,
                       Cf::kSlots / NB, kBK, 4);
   sp.units = static_cast<int>(sp.lp.tiles * sp.lp.ts.splits);
-  const int64_t resident = resident_ctas(wgmma_gemm_kernel<NB, C>, Cf::kThreads, Cf::kSmemBytes, 1);
+  const int64_t resident = resident_ctas(wgmma_gemm_kernel<NB, C, T>, Cf::kThreads, Cf::kSmemBytes, 1);
   sp.blocks = sp.lp.ts.splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
   const int64_t rounds = (sp.units + sp.blocks - 1) / sp.blocks;
   const int k_steps = sp.lp.entries.at(0).k_steps, splits = sp.lp.ts.splits;
-  sp.cost = static_cast<double>(rounds) * ((k_steps + splits - 1) / splits) * Cf::kSlots * (C == 2 ? 1.0 : 0.9);
+  sp.cost = static_cast<double>(rounds) * ((k_steps + splits - 1) / splits) * step_time;
   return sp;
 }
 
-// gemm (NB = 1) and dual_gemm (NB = 2): the token pre-pass, then the persistent wgmma launch with
-// 2 or 3 consumer warpgroups, whichever the cost model prefers for this shape.
+// gemm (NB = 1) and dual_gemm (NB = 2): the token pre-pass, then the persistent wgmma launch in
+// the CTA shape the cost model prefers for this case: 2 consumer warpgroups x 128 tokens, 3 x 128,
+// or 2 x 256 (when some GEMM has more than 128 tokens).
 // prepare: plans, token workspace, entry table, TMA descriptors.
 template <int NB>
 class WgmmaRunner final : public Runner {
  public:
   WgmmaRunner(const CaseView& c, cudaStream_t stream) {
-    const ShapePlan two = plan_shape<NB, 2>(c), three = plan_shape<NB, 3>(c);
-    m_consumers = three.cost < two.cost ? 3 : 2;
-    const ShapePlan& sp = m_consumers == 3 ? three : two;
+    // K-step times relative to (2, 128), measured on an H100 (docs/perf-notes.md P5, P7): (3, 128)
+    // does 1.5x the slots in 1.35x the time, (2, 256) twice the tokens in 1.73x (kWideStep).
+    // NVFP4_PERSISTENT_CTA=2x128|3x128|2x256 forces a shape (for measuring the model's inputs).
+    const char* force = std::getenv("NVFP4_PERSISTENT_CTA");
+    const std::string forced = force ? force : "";
+    ShapePlan best = plan_shape<NB, 2, 128>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9);
+    const ShapePlan three = plan_shape<NB, 3, 128>(c, forced.empty() || forced == "3x128" ? 1.35 : 1e9);
+    if (three.cost < best.cost) best = three;
+    if (c.groups.at(0).dims.m > 128 || forced == "2x256") {
+      const ShapePlan wide = plan_shape<NB, 2, 256>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9);
+      if (wide.cost < best.cost) best = wide;
+    }
+    const ShapePlan& sp = best;
+    m_consumers = sp.consumers;
+    m_tok = sp.tokens;
     m_table = EntryTable(sp.lp.entries, stream);
     m_chunks = sp.lp.token_elems / kTokenChunk;
     m_tokens = DeviceBuffer(static_cast<size_t>(sp.lp.token_elems) * sizeof(__half));
@@ -388,11 +413,11 @@ class WgmmaRunner final : public Runner {
     {
       const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
       const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.k * 2)};
-      const cuuint32_t box[2] = {kBK, kTokens};
+      const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(m_tok)};
       m_maps.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.get(), dims, strides, box,
                               CU_TENSOR_MAP_SWIZZLE_128B);
     }
-    const int slots = m_consumers == 3 ? Cfg<3>::kSlots : Cfg<2>::kSlots;
+    const int slots = 64 * kMT * m_consumers;
     for (int b = 0; b < NB; ++b) {
       const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n),
                                   static_cast<cuuint64_t>(p.l)};
@@ -402,30 +427,32 @@ class WgmmaRunner final : public Runner {
     }
     if (NB == 1) m_maps.w[1] = m_maps.w[0];
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
-             std::to_string(kTokens) + " tokens per CTA), " + std::to_string(sp.lp.tiles) + " tiles x " +
+             std::to_string(m_tok) + " tokens per CTA), " + std::to_string(sp.lp.tiles) + " tiles x " +
              std::to_string(sp.lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
   }
   void run(cudaStream_t stream) override {
     decode_tokens(m_table.get(), m_sched.e, 1, m_chunks, m_tokens.get<__half>(), stream);
-    if (m_consumers == 3)
-      launch<3>(stream);
+    if (m_tok == 256)
+      launch<2, 256>(stream);
+    else if (m_consumers == 3)
+      launch<3, 128>(stream);
     else
-      launch<2>(stream);
+      launch<2, 128>(stream);
   }
   std::string plan() const override { return m_plan; }
 
  private:
-  template <int C>
+  template <int C, int T>
   void launch(cudaStream_t stream) {
-    launch_clustered(wgmma_gemm_kernel<NB, C>, m_blocks, Cfg<C>::kThreads, Cfg<C>::kSmemBytes, m_sched.ts.splits,
-                     stream, m_maps, m_sched, m_units);
+    launch_clustered(wgmma_gemm_kernel<NB, C, T>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
+                     m_sched.ts.splits, stream, m_maps, m_sched, m_units);
   }
   EntryTable m_table;
   int64_t m_chunks = 0;
   DeviceBuffer m_tokens;
   SingleScheduler m_sched;
   Maps m_maps{};
-  int m_units = 0, m_blocks = 0, m_consumers = 2;
+  int m_units = 0, m_blocks = 0, m_consumers = 2, m_tok = 128;
   std::string m_plan;
 };
 
