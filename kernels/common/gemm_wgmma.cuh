@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
 #if NVFP4_SM90A
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
-  constexpr int kConsumers = C, kSlots = Cf::kSlots, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
+  constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
   constexpr int kInFlight = Cf::kInFlight;
   extern __shared__ uint8_t smem_raw[];

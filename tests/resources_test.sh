@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# resources_test.sh: the wgmma kernels compile for sm_90a with no local-memory spills and without
+# ptxas serializing their wgmma groups (C7512 "wgmma.mma_async instructions are serialized",
+# printed when the consumers' registers do not fit: every wgmma then waits for the previous one,
+# and the kernel still passes every correctness test). docs/perf-notes.md (P5) has the story.
+# Run by CTest (label host): bash tests/resources_test.sh <nvcc> <source dir>
+set -u
+NVCC=${1:-nvcc}
+ROOT=${2:-$(dirname "$0")/..}
+bad=0
+for f in kernels/gemm/persistent.cu kernels/dual_gemm/persistent.cu; do
+  out=$("$NVCC" -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -I"$ROOT/src" --expt-relaxed-constexpr \
+    -Xptxas=-v -c "$ROOT/$f" -o /dev/null 2>&1)
+  if [ $? -ne 0 ]; then echo "resources: $f does not compile:"; echo "$out"; bad=$((bad + 1)); continue; fi
+  before=$bad
+  if grep -q "C7512" <<<"$out"; then
+    echo "resources: $f: ptxas serializes wgmma:"; grep "C7512" <<<"$out"; bad=$((bad + 1))
+  fi
+  if grep -E "[1-9][0-9]* bytes spill (stores|loads)" <<<"$out"; then
+    echo "resources: $f spills to local memory"; bad=$((bad + 1))
+  fi
+  [ "$bad" -eq "$before" ] && echo "resources: $f: $(grep -c 'Compiling entry' <<<"$out") kernels, no spills, no serialized wgmma"
+done
+[ "$bad" -eq 0 ] || { echo "resources: $bad problem(s)"; exit 1; }
