@@ -1,27 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 // gemm_wgmma.cuh: the `persistent` main loop of gemm (NB = 1) and dual_gemm (NB = 2) on Hopper
-// (sm_90a): TMA into a shared-memory ring guarded by mbarriers, one producer warpgroup, two
+// (sm_90a): TMA into a shared-memory ring guarded by mbarriers, one producer warpgroup, 2 or 3
 // consumer warpgroups that decode the weights in registers and feed them to wgmma as the A
-// operand while the previous K step's wgmmas run, a persistent grid over the output tiles, and
-// split-K through distributed shared memory where the tiles do not fill the GPU.
+// operand, a persistent grid over the output tiles, and split-K through distributed shared
+// memory where the tiles do not fill the GPU.
 //
 // Two launches per call, both timed:
 //   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 in a workspace [L][M_pad][K],
 //      "fragment order" inside each 64-element chunk.
-//   2. wgmma_gemm: swap-AB. CTA tile = 128 weight slots (wgmma M side: 64 per consumer
-//      warpgroup) x 128 tokens (wgmma N), K step 64. gemm: slot s is B row n0 + s; dual_gemm:
-//      slots alternate in runs of 8 between B1 and B2 (SlotMap<2, 8>), so a thread's accumulator
-//      rows g and g + 8 are x1 and x2 of the same output and a CTA covers 64 output columns.
-//      Producer (one thread): per K step, one TMA of the token tile (16 KB, 128-byte swizzle,
-//      as wgmma reads it), one (gemm) or two (dual: B1, B2) TMA boxes of packed weights (4 KB,
-//      32-byte rows) and one or two bulk copies of the 512-byte blocked scale atoms (PROBLEMS.md
-//      1.3: 128 rows x 4 scales are contiguous), completing on the stage's `full` mbarrier.
+//   2. wgmma_gemm<NB, C, T>: swap-AB. CTA tile = 64 x C weight slots (wgmma M side: 64 per
+//      consumer warpgroup) x T tokens (wgmma N: 128, or 256 for M > 128), K step 64. The runner
+//      picks (C, T) per case from (2, 128), (3, 128), (2, 256) by a cost model with measured
+//      K-step times (docs/perf-notes.md P5, P7) and reports it as the result's `plan`.
+//      gemm: slot s is B row n0 + s; dual_gemm: slots alternate in runs of 8 between B1 and B2
+//      (SlotMap<2, 8>), so a thread's accumulator rows g and g + 8 are x1 and x2 of the same
+//      output and a CTA covers 32 x C output columns.
+//      Producer (one thread): per K step, one TMA of the token tile (T rows of 128 bytes with the
+//      128-byte swizzle, as wgmma reads it), one (gemm) or two (dual: B1, B2) TMA boxes of packed
+//      weights (32-byte rows) and the bulk copies of the 512-byte blocked scale atoms the tile's
+//      rows span (PROBLEMS.md 1.3: 128 rows x 4 scales are contiguous), completing on the
+//      stage's `full` mbarrier.
 //      Consumers: lane (g, t) of warp w in warpgroup c loads, for rows 8h + g of its warp's 16
 //      slots, scale block t of the chunk (one LDS.64 + one scale byte), decodes it with the
 //      shift trick (core/fp4_decode.cuh) into the A fragments of the chunk's four k16 steps,
-//      and issues 4 wgmma m64n128k16 (A registers, B = token tile in shared memory). The A
-//      registers are double-buffered: chunk i+1 is decoded while chunk i's wgmmas run; after
-//      committing chunk i a consumer waits for chunk i-1 only, then frees its stage.
+//      and issues 4 wgmma m64nTk16 (A registers, B = token tile in shared memory). With (2, 128)
+//      the A registers are double-buffered: step i+1 is decoded while step i's wgmmas run and a
+//      consumer waits for step i-1 only; the other shapes have no registers for that (ptxas
+//      would serialize the wgmmas: tests/resources_test.sh) and rely on the other warpgroups'
+//      wgmmas. A stage is freed (`empty`) once its wgmmas are done.
 //   Persistent: grid = min(units, resident CTAs); CTA b computes units b, b + grid, ... (a unit
 //   is a tile, or one K range of a tile when split). The producer runs ahead into the next
 //   unit while the consumers store the last one. Split-K (gemm_common.cuh splitk_reduce): only

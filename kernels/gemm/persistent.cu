@@ -6,13 +6,14 @@
 //   any e2m1 codes and finite e4m3 scales. Reads A with its row-major scales and B with its
 //   BLOCKED (gpu-mode permuted) scales. Hopper only (sm_90a: wgmma, TMA); SKIP elsewhere.
 // Method (kernels/common/gemm_wgmma.cuh)
-//   wgmma m64n128k16 FP16 -> FP32 with A from registers: the weights (B) on wgmma's M side,
-//   decoded in registers by two consumer warpgroups, and the tokens on its N side as a
-//   shared-memory operand. A timed pre-pass decodes A once to exact FP16; a producer warpgroup
-//   streams token tiles, packed B and its blocked scale atoms by TMA into an 8-stage mbarrier
-//   ring. The decode of K step k+1 overlaps the asynchronous wgmmas of step k. Persistent grid over
-//   the 128 x 128 output tiles; split-K through distributed shared memory when they do not fill
-//   the GPU in one wave.
+//   wgmma FP16 -> FP32 with A from registers: the weights (B) on wgmma's M side, decoded in
+//   registers by 2 or 3 consumer warpgroups (64 rows each), and the tokens on its N side as a
+//   shared-memory operand (128 per CTA; 256 when M > 128 and the cost model prefers it). A timed
+//   pre-pass decodes A once to exact FP16; a producer warpgroup streams token tiles, packed B and
+//   its blocked scale atoms by TMA into an mbarrier ring. Persistent grid over the output tiles;
+//   split-K through distributed shared memory when they do not fill the GPU in one wave. The CTA
+//   shape is picked per case (the result's `plan` says which; NVFP4_PERSISTENT_CTA=2x128|3x128|
+//   2x256 forces one).
 //   Timed region: both launches (token decode, main loop). prepare allocates the token workspace
 //   and builds the TMA descriptors.
 //   Run just this variant: nvfp4bench --problem gemm --shape 128x7168x16384 --variant persistent
@@ -33,7 +34,8 @@ const VariantInfo gemm_persistent{
     Problem::gemm,
     "persistent",
     "wgmma FP16->FP32 (A = weights decoded in registers, B = tokens in shared memory), TMA + mbarrier ring, "
-    "producer/consumer warpgroups, persistent grid, split-K over clusters; A decoded once by a timed pre-pass",
+    "producer + 2-3 consumer warpgroups, CTA shape per case, persistent grid, split-K over clusters; A decoded once "
+    "by a timed pre-pass",
     "",
     &gemm::wg::unsupported,
     &prepare,
