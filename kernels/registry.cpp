@@ -33,7 +33,7 @@ extern const VariantInfo dual_gemm_cublaslt;
 extern const VariantInfo group_gemm_naive;
 extern const VariantInfo group_gemm_vectorized;
 extern const VariantInfo group_gemm_tensor_core;
-// group_gemm: persistent goes here
+extern const VariantInfo group_gemm_persistent;
 extern const VariantInfo group_gemm_cublaslt;
 
 std::string needs_sm70(const DeviceInfo& dev, const Shape&) {
@@ -64,7 +64,7 @@ const std::vector<const VariantInfo*>& all_variants() {
       &group_gemm_naive,
       &group_gemm_vectorized,
       &group_gemm_tensor_core,
-      // &group_gemm_persistent,
+      &group_gemm_persistent,
       &group_gemm_cublaslt,
   };
   return list;

@@ -9,7 +9,7 @@ set -u
 NVCC=${1:-nvcc}
 ROOT=${2:-$(dirname "$0")/..}
 bad=0
-for f in kernels/gemm/persistent.cu kernels/dual_gemm/persistent.cu; do
+for f in kernels/gemm/persistent.cu kernels/dual_gemm/persistent.cu kernels/group_gemm/persistent.cu; do
   out=$("$NVCC" -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -I"$ROOT/src" --expt-relaxed-constexpr \
     -Xptxas=-v -c "$ROOT/$f" -o /dev/null 2>&1)
   if [ $? -ne 0 ]; then echo "resources: $f does not compile:"; echo "$out"; bad=$((bad + 1)); continue; fi

@@ -43,6 +43,8 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "core/case_data.hpp"
 #include "core/cuda_check.hpp"
@@ -169,9 +171,11 @@ __device__ __forceinline__ void consume_stage(const uint8_t* st, const RowOffset
 }
 #endif
 
-template <int NB, int C, int T>
+// Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
+// (group_gemm; group g's descriptors at table[g] in global memory).
+template <int NB, int C, int T, class Sched>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
-    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const SingleScheduler sched, int units) {
+    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table, const Sched sched, int units) {
 #if NVFP4_SM90A
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
@@ -186,7 +190,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   uint8_t* ring = smem_raw + ((1024u - (sm90::smem_addr(smem_raw) & 1023u)) & 1023u);
   const int warpgroup = threadIdx.x / 128;
   const int splits = sched.ts.splits;
-  const GemmEntry& e = sched.e;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
@@ -200,14 +203,18 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   if (warpgroup == 0) {  // ---- producer ----
     sm90::setmaxnreg_dec<Cf::kProducerRegs>();
     if (threadIdx.x == 0) {
-      sm90::tma_prefetch_desc(&maps.tok);
-      for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
-      const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
+      if (table == nullptr) {
+        sm90::tma_prefetch_desc(&maps.tok);
+        for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
+      }
       constexpr uint32_t kBytes = kTokBytes + kWBytes + kAtoms * kAtomBytes;
       int s = 0;
       uint32_t phase = 0;
       for (int u = blockIdx.x; u < units; u += gridDim.x) {
         const Tile tile = sched.at(u);
+        const GemmEntry& e = sched.entry(tile.group);
+        const Maps& mp = table == nullptr ? maps : table[tile.group];
+        const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
         const int tok_row = static_cast<int>(tile.l * e.m_pad + tile.m0);
         // Atom a (see row_offsets); past the last 128-row block of B it rereads that block (its
         // rows there are never stored).
@@ -221,10 +228,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           sm90::mbar_wait(&empty[s], phase ^ 1);
           sm90::mbar_arrive_expect_tx(&full[s], kBytes);
           uint8_t* st = ring + s * kStageBytes;
-          sm90::tma_load_2d(st, &maps.tok, &full[s], ks * kBK, tok_row);
+          sm90::tma_load_2d(st, &mp.tok, &full[s], ks * kBK, tok_row);
 #pragma unroll
           for (int b = 0; b < NB; ++b)
-            sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &maps.w[b], &full[s], ks * (kBK / 2), tile.n0,
+            sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &mp.w[b], &full[s], ks * (kBK / 2), tile.n0,
                               tile.l);
 #pragma unroll
           for (int a = 0; a < kAtoms; ++a)
@@ -250,7 +257,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   sm90::setmaxnreg_inc<Cf::kConsumerRegs>();
   const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  const OutView out{e.args.c, e.args.m, e.args.n};
   int s = 0;
   uint32_t phase = 0;
   float acc[kRegs];
@@ -259,6 +265,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     const Tile tile = sched.at(u);
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
+
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
     const int steps = tile.k_step_end - tile.k_step_begin;
@@ -291,6 +298,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     while (pending > 0) release_oldest();
 
     if (splits > 1) asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");  // ring reads done
+    OutView out;  // read after the main loop, where registers are free
+    {
+      const GemmEntry& e = sched.entry(tile.group);
+      out = OutView{e.args.c, e.args.m, e.args.n};
+    }
     splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid,
                                                   [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
@@ -312,6 +324,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   }
 #else
   (void)maps;
+  (void)table;
   (void)sched;
   (void)units;
   __trap();  // the host runs this variant only on compute capability 9.0 (unsupported())
@@ -327,6 +340,18 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   constexpr int smem = std::max({Cfg<2, 128>::kSmemBytes, Cfg<3, 128>::kSmemBytes, Cfg<2, 256>::kSmemBytes});
   return unsupported_family(dev, s, 90, "", smem,
                             "its shared-memory ring exceeds the per-block limit", kBK, "needs K % 64 == 0");
+}
+
+// group_gemm: as unsupported(), and every group must have the same K. compute-sanitizer's
+// racecheck reports shared-memory hazards (scale-atom bulk copies against the consumers' reads)
+// when the groups of one launch have different K, although every such case verifies; until that
+// is understood, such cases are not run (docs/perf-notes.md, group persistent).
+inline std::string unsupported_grouped(const DeviceInfo& dev, const Shape& s) {
+  if (std::string why = unsupported(dev, s); !why.empty()) return why;
+  for (const Dims& d : s.groups)
+    if (d.k != s.groups.front().k)
+      return "groups of different K are not run yet (racecheck reports hazards there; docs/perf-notes.md)";
+  return "";
 }
 
 // cuTensorMapEncodeTiled from the driver (the binary does not link libcuda).
@@ -360,36 +385,46 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
 // One CTA shape's launch over a case: the plan (tiles, one-wave split count), the units and CTAs,
 // and the model cost the runner compares: rounds of the persistent grid x K steps per unit x the
 // measured time of one K step of that CTA shape relative to (2 consumers, 128 tokens) (H100,
-// docs/perf-notes.md P5/P7).
+// docs/perf-notes.md P5/P7). Grouped: the K steps of all units spread evenly over the CTAs.
 struct ShapePlan {
   int consumers = 2, tokens = 128;
   LaunchPlan lp;
   int units = 0, blocks = 0;
   double cost = 0;
 };
-template <int NB, int C, int T>
+template <int NB, int C, int T, class Sched>
 ShapePlan plan_shape(const CaseView& c, double step_time) {
   using Cf = Cfg<C, T>;
+  auto kernel = wgmma_gemm_kernel<NB, C, T, Sched>;
   ShapePlan sp;
   sp.consumers = C;
   sp.tokens = T;
-  sp.lp = plan_launch(wgmma_gemm_kernel<NB, C, T>, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T,
-                      Cf::kSlots / NB, kBK, 4);
+  sp.lp = plan_launch(kernel, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T, Cf::kSlots / NB, kBK, 4);
   sp.units = static_cast<int>(sp.lp.tiles * sp.lp.ts.splits);
-  const int64_t resident = resident_ctas(wgmma_gemm_kernel<NB, C, T>, Cf::kThreads, Cf::kSmemBytes, 1);
+  const int64_t resident = resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, 1);
   sp.blocks = sp.lp.ts.splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
-  const int64_t rounds = (sp.units + sp.blocks - 1) / sp.blocks;
-  const int k_steps = sp.lp.entries.at(0).k_steps, splits = sp.lp.ts.splits;
-  sp.cost = static_cast<double>(rounds) * ((k_steps + splits - 1) / splits) * step_time;
+  const int splits = sp.lp.ts.splits;
+  if (sp.lp.entries.size() == 1) {
+    const int64_t rounds = (sp.units + sp.blocks - 1) / sp.blocks;
+    sp.cost = static_cast<double>(rounds) * ((sp.lp.entries[0].k_steps + splits - 1) / splits) * step_time;
+  } else {
+    double steps = 0;
+    for (const GemmEntry& e : sp.lp.entries)
+      steps += static_cast<double>(e.tiles_t) * e.tiles_n * e.args.l * e.k_steps;
+    sp.cost = steps / sp.blocks * step_time;
+  }
   return sp;
 }
 
-// gemm (NB = 1) and dual_gemm (NB = 2): the token pre-pass, then the persistent wgmma launch in
-// the CTA shape the cost model prefers for this case: 2 consumer warpgroups x 128 tokens, 3 x 128,
-// or 2 x 256 (when some GEMM has more than 128 tokens).
-// prepare: plans, token workspace, entry table, TMA descriptors.
-template <int NB>
+// gemm and dual_gemm (one GEMM, SingleScheduler) and group_gemm (GroupScheduler): the token
+// pre-pass, then the persistent wgmma launch in the CTA shape the cost model prefers for this
+// case: 2 consumer warpgroups x 128 tokens, 3 x 128, or 2 x 256 (when a GEMM has more than 128
+// tokens). prepare: plans, token workspace, entry table, TMA descriptors (grouped: a device table
+// of them, one Maps per group).
+template <int NB, bool kGrouped = false>
 class WgmmaRunner final : public Runner {
+  using Sched = std::conditional_t<kGrouped, GroupScheduler, SingleScheduler>;
+
  public:
   WgmmaRunner(const CaseView& c, cudaStream_t stream) {
     // K-step times relative to (2, 128), measured on an H100 (docs/perf-notes.md P5, P7): (3, 128)
@@ -397,47 +432,43 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_CTA=2x128|3x128|2x256 forces a shape (for measuring the model's inputs).
     const char* force = std::getenv("NVFP4_PERSISTENT_CTA");
     const std::string forced = force ? force : "";
-    ShapePlan best = plan_shape<NB, 2, 128>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9);
-    const ShapePlan three = plan_shape<NB, 3, 128>(c, forced.empty() || forced == "3x128" ? 1.35 : 1e9);
+    ShapePlan best = plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9);
+    const ShapePlan three = plan_shape<NB, 3, 128, Sched>(c, forced.empty() || forced == "3x128" ? 1.35 : 1e9);
     if (three.cost < best.cost) best = three;
-    if (c.groups.at(0).dims.m > 128 || forced == "2x256") {
-      const ShapePlan wide = plan_shape<NB, 2, 256>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9);
+    int64_t max_m = 0;
+    for (const GemmOperands& g : c.groups) max_m = std::max(max_m, g.dims.m);
+    if (max_m > 128 || forced == "2x256") {
+      const ShapePlan wide = plan_shape<NB, 2, 256, Sched>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9);
       if (wide.cost < best.cost) best = wide;
     }
     const ShapePlan& sp = best;
     m_consumers = sp.consumers;
     m_tok = sp.tokens;
     m_table = EntryTable(sp.lp.entries, stream);
+    m_groups = static_cast<int>(sp.lp.entries.size());
+    m_first = sp.lp.entries.at(0);
     m_chunks = sp.lp.token_elems / kTokenChunk;
     m_tokens = DeviceBuffer(static_cast<size_t>(sp.lp.token_elems) * sizeof(__half));
-    m_sched = scheduler_for<SingleScheduler>(sp.lp, m_table);
+    m_sched = scheduler_for<Sched>(sp.lp, m_table);
     m_units = sp.units;
     m_blocks = sp.blocks;
 
-    const GemmEntry& e = sp.lp.entries.at(0);
-    const GemmArgs& p = e.args;
-    {
-      const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
-      const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.k * 2)};
-      const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(m_tok)};
-      m_maps.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.get(), dims, strides, box,
-                              CU_TENSOR_MAP_SWIZZLE_128B);
-    }
     const int slots = 64 * kMT * m_consumers;
-    for (int b = 0; b < NB; ++b) {
-      const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n),
-                                  static_cast<cuuint64_t>(p.l)};
-      const cuuint64_t strides[2] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n * (p.k / 2))};
-      const cuuint32_t box[3] = {kBK / 2, static_cast<cuuint32_t>(slots / NB), 1};
-      m_maps.w[b] = tensor_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, p.b[b], dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
+    std::vector<Maps> maps;
+    for (const GemmEntry& e : sp.lp.entries) maps.push_back(maps_of(e, slots));
+    if (kGrouped) {
+      m_map_table = DeviceBuffer(maps.size() * sizeof(Maps));
+      CUDA_CHECK(cudaMemcpyAsync(m_map_table.get(), maps.data(), m_map_table.bytes(), cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));  // `maps` goes away
+    } else {
+      m_maps = maps.at(0);
     }
-    if (NB == 1) m_maps.w[1] = m_maps.w[0];
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + std::to_string(sp.lp.tiles) + " tiles x " +
              std::to_string(sp.lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
   }
   void run(cudaStream_t stream) override {
-    decode_tokens(m_table.get(), m_sched.e, 1, m_chunks, m_tokens.get<__half>(), stream);
+    decode_tokens(m_table.get(), m_first, m_groups, m_chunks, m_tokens.get<__half>(), stream);
     if (m_tok == 256)
       launch<2, 256>(stream);
     else if (m_consumers == 3)
@@ -448,15 +479,39 @@ class WgmmaRunner final : public Runner {
   std::string plan() const override { return m_plan; }
 
  private:
+  // One GEMM's TMA descriptors: its token region of the workspace and its packed B (and B2).
+  Maps maps_of(const GemmEntry& e, int slots) const {
+    const GemmArgs& p = e.args;
+    Maps m{};
+    {
+      const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
+      const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.k * 2)};
+      const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(m_tok)};
+      m.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.get<__half>() + e.tok_offset, dims, strides, box,
+                         CU_TENSOR_MAP_SWIZZLE_128B);
+    }
+    for (int b = 0; b < NB; ++b) {
+      const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n),
+                                  static_cast<cuuint64_t>(p.l)};
+      const cuuint64_t strides[2] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n * (p.k / 2))};
+      const cuuint32_t box[3] = {kBK / 2, static_cast<cuuint32_t>(slots / NB), 1};
+      m.w[b] = tensor_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, p.b[b], dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
+    }
+    if (NB == 1) m.w[1] = m.w[0];
+    return m;
+  }
   template <int C, int T>
   void launch(cudaStream_t stream) {
-    launch_clustered(wgmma_gemm_kernel<NB, C, T>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
-                     m_sched.ts.splits, stream, m_maps, m_sched, m_units);
+    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
+                     m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()), m_sched,
+                     m_units);
   }
   EntryTable m_table;
+  int m_groups = 1;
+  GemmEntry m_first;
   int64_t m_chunks = 0;
-  DeviceBuffer m_tokens;
-  SingleScheduler m_sched;
+  DeviceBuffer m_tokens, m_map_table;
+  Sched m_sched;
   Maps m_maps{};
   int m_units = 0, m_blocks = 0, m_consumers = 2, m_tok = 128;
   std::string m_plan;
