@@ -252,25 +252,17 @@ class MmaRunner final : public Runner {
   MmaRunner(const CaseView& c, cudaStream_t stream) {
     const LaunchPlan lp = plan_launch(mma_gemm_kernel<NB, Sched>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
                                       kSlots / NB, kBK, 4);
-    m_table = EntryTable(lp.entries, stream);  // the pre-pass reads it in both forms
-    m_groups = static_cast<int>(lp.entries.size());
-    m_first = lp.entries.at(0);
-    m_chunks = lp.token_elems / kTokenChunk;
-    m_tokens = DeviceBuffer(static_cast<size_t>(lp.token_elems) * sizeof(__half));
-    m_sched = scheduler_for<Sched>(lp, m_table);
+    m_tokens = TokenWorkspace(lp, stream);
+    m_sched = scheduler_for<Sched>(lp, m_tokens.table);
   }
   void run(cudaStream_t stream) override {
-    decode_tokens(m_table.get(), m_first, m_groups, m_chunks, m_tokens.get<__half>(), stream);
+    m_tokens.decode(stream);
     launch_clustered(mma_gemm_kernel<NB, Sched>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.ts.splits, stream,
-                     static_cast<const __half*>(m_tokens.get<__half>()), m_sched);
+                     static_cast<const __half*>(m_tokens.data()), m_sched);
   }
 
  private:
-  EntryTable m_table;
-  int m_groups = 0;
-  GemmEntry m_first;
-  int64_t m_chunks = 0;
-  DeviceBuffer m_tokens;
+  TokenWorkspace m_tokens;
   Sched m_sched;
 };
 

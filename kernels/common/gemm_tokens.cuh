@@ -16,7 +16,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/fp4_decode.cuh"
-#include "gemm_common.cuh"
+#include "gemm_launch.cuh"
 
 namespace nvfp4::gemm {
 
@@ -86,5 +86,25 @@ inline void decode_tokens(const GemmEntry* entries, const GemmEntry& first, int 
                          stream>>>(entries, first, groups, chunks, out);
   CUDA_CHECK_LAUNCH();
 }
+
+// The pre-pass's state for one planned launch (allocated and uploaded in prepare, untimed): the
+// device table of the launch's GEMMs (the main loop's GroupScheduler reads it too), its first
+// entry (read from the kernel's parameters when there is one GEMM), and the FP16 workspace.
+struct TokenWorkspace {
+  EntryTable table;
+  int groups = 1;
+  GemmEntry first;
+  int64_t chunks = 0;
+  DeviceBuffer tokens;
+  TokenWorkspace() = default;
+  TokenWorkspace(const LaunchPlan& lp, cudaStream_t stream)
+      : table(lp.entries, stream),
+        groups(static_cast<int>(lp.entries.size())),
+        first(lp.entries.at(0)),
+        chunks(lp.token_elems / kTokenChunk),
+        tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {}
+  void decode(cudaStream_t stream) const { decode_tokens(table.get(), first, groups, chunks, data(), stream); }
+  __half* data() const { return tokens.get<__half>(); }
+};
 
 }  // namespace nvfp4::gemm

@@ -73,7 +73,6 @@ inline constexpr double kWideStep = 1.73;
 // 192-slot tiles quantize differently over the SMs, and the runner picks C per shape.
 template <int C, int T>
 struct Cfg {
-  static constexpr int kTokens = T;                     // tokens per CTA (wgmma N): 128 or 256
   static constexpr int kTokBytes = T * kBK * 2;         // T rows of 128 bytes, swizzled
   static constexpr int kRegs = T / 2 * kMT;  // accumulators per consumer thread: acc[(T/2) mt + 4j + r], j = n8 token block
   static constexpr int kStages = T == 128 ? 8 : 6;
@@ -392,7 +391,7 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
 // measured time of one K step of that CTA shape relative to (2 consumers, 128 tokens) (H100,
 // docs/perf-notes.md P5/P7). Grouped: the K steps of all units spread evenly over the CTAs.
 struct ShapePlan {
-  int consumers = 2, tokens = 128;
+  int consumers = 2, tokens = 128, slots = 128;
   LaunchPlan lp;
   int units = 0, blocks = 0;
   double cost = 0;
@@ -404,6 +403,7 @@ ShapePlan plan_shape(const CaseView& c, double step_time) {
   ShapePlan sp;
   sp.consumers = C;
   sp.tokens = T;
+  sp.slots = Cf::kSlots;
   sp.lp = plan_launch(kernel, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T, Cf::kSlots / NB, kBK, 4);
   sp.units = static_cast<int>(sp.lp.tiles * sp.lp.ts.splits);
   const int64_t resident = resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, 1);
@@ -449,16 +449,12 @@ class WgmmaRunner final : public Runner {
     const ShapePlan& sp = best;
     m_consumers = sp.consumers;
     m_tok = sp.tokens;
-    m_table = EntryTable(sp.lp.entries, stream);
-    m_groups = static_cast<int>(sp.lp.entries.size());
-    m_first = sp.lp.entries.at(0);
-    m_chunks = sp.lp.token_elems / kTokenChunk;
-    m_tokens = DeviceBuffer(static_cast<size_t>(sp.lp.token_elems) * sizeof(__half));
-    m_sched = scheduler_for<Sched>(sp.lp, m_table);
+    m_tokens = TokenWorkspace(sp.lp, stream);
+    m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     m_units = sp.units;
     m_blocks = sp.blocks;
 
-    const int slots = 64 * kMT * m_consumers;
+    const int slots = sp.slots;
     std::vector<Maps> maps;
     for (const GemmEntry& e : sp.lp.entries) maps.push_back(maps_of(e, slots));
     if (kGrouped) {
@@ -473,7 +469,7 @@ class WgmmaRunner final : public Runner {
              std::to_string(sp.lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
   }
   void run(cudaStream_t stream) override {
-    decode_tokens(m_table.get(), m_first, m_groups, m_chunks, m_tokens.get<__half>(), stream);
+    m_tokens.decode(stream);
     if (m_tok == 256)
       launch<2, 256>(stream);
     else if (m_consumers == 3)
@@ -492,7 +488,7 @@ class WgmmaRunner final : public Runner {
       const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
       const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.k * 2)};
       const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(m_tok)};
-      m.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.get<__half>() + e.tok_offset, dims, strides, box,
+      m.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.data() + e.tok_offset, dims, strides, box,
                          CU_TENSOR_MAP_SWIZZLE_128B);
     }
     for (int b = 0; b < NB; ++b) {
@@ -511,11 +507,8 @@ class WgmmaRunner final : public Runner {
                      m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()), m_sched,
                      m_units);
   }
-  EntryTable m_table;
-  int m_groups = 1;
-  GemmEntry m_first;
-  int64_t m_chunks = 0;
-  DeviceBuffer m_tokens, m_map_table;
+  TokenWorkspace m_tokens;
+  DeviceBuffer m_map_table;
   Sched m_sched;
   Maps m_maps{};
   int m_units = 0, m_blocks = 0, m_consumers = 2, m_tok = 128;
