@@ -20,6 +20,7 @@
 #include "report/report.hpp"
 #include "run/plugin.hpp"
 #include "run/results.hpp"
+#include "run/submission.hpp"
 #include "run/runner.hpp"
 
 namespace {
@@ -48,7 +49,7 @@ std::string join_argv(const std::vector<std::string>& argv) {
 
 // `nvfp4bench list`: problems, variants, and whether each runs on this GPU (and why not).
 int list_variants(const RunPlan& plan, const std::vector<const VariantInfo*>& variants,
-                  const std::vector<PluginRecord>& plugins) {
+                  const std::vector<PluginRecord>& plugins, const std::vector<SubmissionRecord>& submissions) {
   std::optional<DeviceInfo> dev;
   if (device_count() > 0) dev = query_device(plan.device);
   std::cout << (dev ? fmt::format("device {}: {} (sm_{}{})\n", plan.device, dev->name, dev->cc_major, dev->cc_minor)
@@ -69,16 +70,27 @@ int list_variants(const RunPlan& plan, const std::vector<const VariantInfo*>& va
   }
   for (const PluginRecord& r : plugins)
     std::cout << fmt::format("plugin {}: {} (ABI version {})\n", r.name, r.path, r.abi_version);
+  for (const SubmissionRecord& s : submissions)
+    std::cout << fmt::format("submission {}: {} (python {}; {})\n", s.name, s.path,
+                             s.python.empty() ? "none" : s.python,
+                             s.skip.empty() ? "torch " + s.torch : "its cases SKIP: " + s.skip);
   return kExitOk;
 }
 
 int run(const RunPlan& plan_in) {
   // Plugins load before anything else, so that their errors are usage errors (exit 2) on any machine.
+  // Submissions likewise (a missing file, no custom_kernel, a name clash); no Python or no torch
+  // makes their cases SKIP instead.
   const LoadedPlugins plugins = load_plugins(plan_in.plugins);
-  check_plugin_variant_names(plan_in.variants, plugins);
+  const LoadedSubmissions submissions =
+      load_submissions(plan_in.submissions, plan_in.python, plan_in.device, plugins.records);
+  std::vector<const VariantInfo*> loaded = plugins.variants;
+  loaded.insert(loaded.end(), submissions.variants.begin(), submissions.variants.end());
+  check_plugin_variant_names(plan_in.variants, loaded);
   std::vector<const VariantInfo*> variants = all_variants();
-  variants.insert(variants.end(), plugins.variants.begin(), plugins.variants.end());
-  if (plan_in.command == Command::list) return list_variants(plan_in, variants, plugins.records);
+  variants.insert(variants.end(), loaded.begin(), loaded.end());
+  if (plan_in.command == Command::list)
+    return list_variants(plan_in, variants, plugins.records, submissions.records);
   RunPlan plan = plan_in;
 
   const int count = device_count();
@@ -108,6 +120,7 @@ int run(const RunPlan& plan_in) {
   info.sol = info.sol_spec;
   info.plan = plan;
   info.plugins = plugins.records;
+  info.submissions = submissions.records;
 
   check_cases_fit(plan, *info.device);  // before anything runs or is written
   if (plan.sol_measured) {

@@ -119,6 +119,11 @@ std::optional<Flags> parse_flags(int argc, const char* const* argv) {
   app.add_option("--plugin", f.plugins,
                  "load plugin variants from a shared library (repeatable; ABI: src/core/nvfp4bench_plugin.h)")
       ->type_name("PATH.so");
+  app.add_option("--submission", f.submissions,
+                 "run a gpu-mode submission.py (custom_kernel(data), through torch) as variant py:<file stem>; "
+                 "PROBLEM=FILE.py for one problem only (repeatable)")
+      ->type_name("[PROBLEM=]FILE.py");
+  opt("--python", f.python, "the Python (with torch) of --submission (default: python3 on PATH)", "PATH");
   opt("--config", f.config, "JSON config (schema: top of src/cli/config.cpp)", "FILE");
   opt("--seed", f.seed, "RNG seed, integer >= 0 (default 1111)", "N");
   opt("--dist", f.dist, "input distribution: gpumode | uniform (default gpumode)", "NAME");

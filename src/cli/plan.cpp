@@ -51,8 +51,9 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
       if (name.empty()) bad_flag("--variant", item, "empty variant name");
       // A plugin's variant ("plugin:name") is checked once the plugins are loaded (run/plugin.cpp).
       const bool plugin_name = name.find(':') != std::string::npos;
-      if (plugin_name && f.plugins.empty())
-        bad_flag("--variant", name, "a plugin variant (plugin:name) needs --plugin PATH.so");
+      if (plugin_name && f.plugins.empty() && f.submissions.empty())
+        bad_flag("--variant", name,
+                 "a plugin or submission variant (plugin:name, py:file) needs --plugin PATH.so or --submission FILE.py");
       if (!plugin_name && !is_known_variant(name))
         bad_flag("--variant", name, fmt::format("unknown variant (known: {})", known_variants()));
       if (std::find(cli_variants.begin(), cli_variants.end(), name) == cli_variants.end())
@@ -142,6 +143,8 @@ std::optional<RunPlan> parse_command_line(int argc, const char* const* argv) {
   plan.timing_enabled = !f.verify_only && !f.profile;
   plan.variants = !cli_variants.empty() ? cli_variants : cfg.variants;
   plan.plugins = f.plugins;
+  plan.submissions = f.submissions;
+  plan.python = f.python;
   if (f.device) plan.device = int(flag_int("--device", *f.device, 0, 1023));
 
   // ---- cases ----

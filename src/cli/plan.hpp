@@ -42,6 +42,8 @@ struct RunPlan {
   std::vector<CaseSpec> cases;
   std::vector<std::string> variants;  // empty: every variant of each case's problem
   std::vector<std::string> plugins;   // --plugin: shared libraries of plugin variants (run/plugin.hpp)
+  std::vector<std::string> submissions;  // --submission: gpu-mode submission files (run/submission.hpp)
+  std::optional<std::string> python;  // --python: the Python of the submissions (default: python3 on PATH)
   Tolerance tolerance;
   TimingOptions timing;
   bool timer_explicit = false;        // --timer or the config's timing.timer chose the timer

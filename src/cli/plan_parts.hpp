@@ -33,8 +33,8 @@ double flag_double(std::string_view flag, const std::string& text, bool positive
 // Raw flag values; empty optional = flag not given.
 struct Flags {
   std::optional<std::string> problem, config, seed, dist, rtol, atol, l2, warmup, min_samples, max_samples,
-      min_time, max_time, target_rse, role, json, csv, markdown, html, dump, device, timer, batch, sol;
-  std::vector<std::string> shapes, variants, plugins;
+      min_time, max_time, target_rse, role, json, csv, markdown, html, dump, device, timer, batch, sol, python;
+  std::vector<std::string> shapes, variants, plugins, submissions;
   bool verify_only = false, samples = false, profile = false, no_floor = false, quiet = false;
   bool list = false;  // the `list` subcommand
 };

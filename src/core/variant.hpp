@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,17 @@ class Runner {
   // How this case is launched, where the variant chooses per shape (CTA shape, splits, grid); ""
   // when there is nothing to say. Reported beside the timing.
   virtual std::string plan() const { return ""; }
+  // After a run() whose output is checked (never after a timed one): makes the output visible in
+  // the case's C tensors. A gpu-mode submission's returned tensor is copied into C here. Throws
+  // OutputContractError when the output breaks the problem's contract (reported as FAIL).
+  virtual void finish(cudaStream_t /*stream*/) {}
+  // Why run() cannot be captured into a CUDA graph (--timer graph), or "" when it can.
+  virtual std::string not_capturable() const { return ""; }
+};
+
+// An output of the wrong kind (shape, dtype, count): the case FAILs with this message.
+struct OutputContractError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 struct VariantInfo {

@@ -303,6 +303,15 @@ void read_info(const Reader& rd, const Json& j, const ReportHeader& h, RunInfo& 
         if (v.is_string()) r.variants.push_back(v.get<std::string>());
       info.plugins.push_back(std::move(r));
     }
+  if (j.contains("submissions") && j["submissions"].is_array())
+    for (const Json& s : j["submissions"]) {
+      SubmissionRecord r{rd.str(s, "name", "submissions[]."), rd.str(s, "path", "submissions[]."),
+                         rd.str(s, "python", "submissions[]."), rd.str(s, "torch", "submissions[]."),
+                         rd.str(s, "skip", "submissions[]."), {}};
+      for (const Json& p : rd.at(s, "problems", "submissions[]."))
+        if (p.is_string()) r.problems.push_back(p.get<std::string>());
+      info.submissions.push_back(std::move(r));
+    }
 }
 
 }  // namespace

@@ -205,6 +205,13 @@ std::string json_report_text(const RunInfo& info, const std::vector<CaseResult>&
       plugins.push_back(Json{{"name", p.name}, {"path", p.path}, {"abi_version", p.abi_version}, {"variants", p.variants}});
     j["plugins"] = std::move(plugins);
   }
+  if (!info.submissions.empty()) {  // --submission files (absent when none was given)
+    Json subs = Json::array();
+    for (const SubmissionRecord& s : info.submissions)
+      subs.push_back(Json{{"name", s.name}, {"path", s.path}, {"python", s.python}, {"torch", s.torch},
+                          {"skip", s.skip}, {"problems", s.problems}});
+    j["submissions"] = std::move(subs);
+  }
   Json arr = Json::array();
   for (const CaseResult& r : results) arr.push_back(json_result(r, info.plan.keep_samples));
   j["results"] = std::move(arr);

@@ -36,6 +36,9 @@ void write_markdown(const std::string& path, const RunInfo& info, const std::vec
   if (!info.command_line.empty()) text += fmt::format("Command: `{}`\n\n", info.command_line);
   for (const PluginRecord& p : info.plugins)
     text += fmt::format("Plugin `{}`: `{}` (ABI version {})\n\n", p.name, p.path, p.abi_version);
+  for (const SubmissionRecord& s : info.submissions)
+    text += fmt::format("Submission `{}`: `{}` (Python {}{})\n\n", s.name, s.path, s.python.empty() ? "none" : s.python,
+                        s.skip.empty() ? ", torch " + s.torch : "; SKIP: " + s.skip);
 
   const bool ceiling = has_ceiling(results);
   const std::vector<Column> cols = table_columns(ceiling);

@@ -21,6 +21,7 @@
 //                   max_samples, min_time_s, max_time_s, target_rse},
 //            variants (empty: every variant), device_index},
 //   plugins[{name, path, abi_version, variants[]}] (only when --plugin loaded some),
+//   submissions[{name, path, python, torch, skip, problems[]}] (only when --submission gave some),
 //   results[{problem, shape, variant, role, seed, dist, status, reason, reference, timing_note,
 //            check{rule, checked, mismatches, max_abs, max_rel, first[{group, l, m, n, got, want}]} | null,
 //            timing{timer, l2, batch, samples, median_us, mean_us, min_us, max_us, stddev_us,

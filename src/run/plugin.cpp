@@ -1,34 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
-// plugin.cpp: loading plugin libraries (dlopen) and wrapping their C variants as VariantInfos.
-//
-// VariantInfo holds plain function pointers without a context argument, so each plugin variant
-// takes one slot of a fixed table, and slot I's `unsupported`/`prepare` are instantiations of a
-// template over I that forward to the plugin variant in that slot.
+// plugin.cpp: loading plugin libraries (dlopen) and wrapping their C variants as VariantInfos
+// (run/bound_variant.hpp).
 #include "run/plugin.hpp"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <deque>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
-#include <utility>
 
 #include "cli/plan.hpp"
 #include "core/nvfp4.hpp"
+#include "run/bound_variant.hpp"
 
 namespace nvfp4 {
 
 namespace {
 
-struct PluginVariant {
+class PluginRunner;
+
+struct PluginVariant final : BoundVariant {
   const nvfp4bench_variant* c = nullptr;  // in the plugin's table
   std::string full_name;                  // plugin:variant
   std::string summary, timing_note;
   VariantInfo info{};
+  std::string unsupported(const DeviceInfo& dev, const Shape& shape) const override;
+  std::unique_ptr<Runner> prepare(const CaseView& c, cudaStream_t stream) const override;
 };
 
 // Lives until exit: VariantInfo::name points into it, and libraries are never unloaded.
@@ -36,8 +36,6 @@ std::deque<PluginVariant>& storage() {
   static std::deque<PluginVariant> s;
   return s;
 }
-std::array<const PluginVariant*, kMaxPluginVariants> g_slots{};
-int g_used_slots = 0;
 
 // The runner of one plugin variant on one input set.
 class PluginRunner final : public Runner {
@@ -64,30 +62,17 @@ class PluginRunner final : public Runner {
   void* m_handle = nullptr;
 };
 
-template <int I>
-std::string slot_unsupported(const DeviceInfo& dev, const Shape& shape) {
-  const PluginVariant& v = *g_slots[I];
-  if (!v.c->unsupported) return "";
+std::string PluginVariant::unsupported(const DeviceInfo& dev, const Shape& shape) const {
+  if (!c->unsupported) return "";
   std::vector<nvfp4bench_dims> dims;
   for (const Dims& d : shape.groups) dims.push_back({d.m, d.n, d.k, d.l});
-  const char* why = v.c->unsupported(dims.data(), static_cast<int32_t>(dims.size()), dev.cc_major, dev.cc_minor);
+  const char* why = c->unsupported(dims.data(), static_cast<int32_t>(dims.size()), dev.cc_major, dev.cc_minor);
   return why ? std::string(why) : std::string();
 }
 
-template <int I>
-std::unique_ptr<Runner> slot_prepare(const CaseView& c, cudaStream_t stream) {
-  return std::make_unique<PluginRunner>(*g_slots[I], c, stream);
+std::unique_ptr<Runner> PluginVariant::prepare(const CaseView& cv, cudaStream_t stream) const {
+  return std::make_unique<PluginRunner>(*this, cv, stream);
 }
-
-using UnsupportedFn = std::string (*)(const DeviceInfo&, const Shape&);
-using PrepareFn = std::unique_ptr<Runner> (*)(const CaseView&, cudaStream_t);
-
-template <size_t... I>
-constexpr auto make_slot_fns(std::index_sequence<I...>) {
-  return std::pair{std::array<UnsupportedFn, sizeof...(I)>{&slot_unsupported<int(I)>...},
-                   std::array<PrepareFn, sizeof...(I)>{&slot_prepare<int(I)>...}};
-}
-const auto kSlotFns = make_slot_fns(std::make_index_sequence<kMaxPluginVariants>{});
 
 bool valid_name(const char* s) {
   if (!s || !*s) return false;
@@ -200,20 +185,16 @@ LoadedPlugins load_plugins(const std::vector<std::string>& paths) {
       if (r.name == table->name)
         throw UsageError(fmt::format("--plugin '{}': name clash: plugin name '{}' is already used by '{}'", path,
                                      table->name, r.path));
-    if (g_used_slots + table->variant_count > kMaxPluginVariants)
-      throw UsageError(fmt::format("--plugin '{}': more than {} plugin variants in all", path, kMaxPluginVariants));
     PluginRecord rec{table->name, abs, table->abi_version, {}};
     for (int32_t i = 0; i < table->variant_count; ++i) {
       const nvfp4bench_variant& c = table->variants[i];
       PluginVariant& v = storage().emplace_back();
-      const int slot = g_used_slots++;
-      g_slots[slot] = &v;
       v.c = &c;
       v.full_name = fmt::format("{}:{}", table->name, c.name);
       v.summary = one_line(c.summary);
       v.timing_note = c.timing_note ? one_line(c.timing_note) : "";
-      v.info = VariantInfo{to_problem(c.problem), v.full_name, v.summary, v.timing_note, kSlotFns.first[slot],
-                           kSlotFns.second[slot]};
+      v.info = bind_variant(v, to_problem(c.problem), v.full_name, v.summary, v.timing_note,
+                            fmt::format("--plugin '{}'", path));
       out.variants.push_back(&v.info);
       rec.variants.push_back(fmt::format("{}/{}", to_string(v.info.problem), v.full_name));
     }
@@ -222,16 +203,17 @@ LoadedPlugins load_plugins(const std::vector<std::string>& paths) {
   return out;
 }
 
-void check_plugin_variant_names(const std::vector<std::string>& requested, const LoadedPlugins& plugins) {
+void check_plugin_variant_names(const std::vector<std::string>& requested,
+                                const std::vector<const VariantInfo*>& loaded) {
   for (const std::string& name : requested) {
     if (name.find(':') == std::string::npos) continue;
-    const bool found = std::any_of(plugins.variants.begin(), plugins.variants.end(),
-                                   [&](const VariantInfo* v) { return v->name == name; });
+    const bool found =
+        std::any_of(loaded.begin(), loaded.end(), [&](const VariantInfo* v) { return v->name == name; });
     if (found) continue;
     std::string known;
-    for (const VariantInfo* v : plugins.variants)
+    for (const VariantInfo* v : loaded)
       if (known.find(std::string(v->name)) == std::string::npos) known += (known.empty() ? "" : ", ") + std::string(v->name);
-    throw UsageError(fmt::format("--variant '{}': no loaded plugin has this variant (loaded: {})", name,
+    throw UsageError(fmt::format("--variant '{}': no loaded plugin or submission has this variant (loaded: {})", name,
                                  known.empty() ? "none" : known));
   }
 }

@@ -14,9 +14,6 @@
 
 namespace nvfp4 {
 
-// At most this many plugin variants in one process (each takes one slot of a fixed table).
-inline constexpr int kMaxPluginVariants = 64;
-
 struct LoadedPlugins {
   std::vector<const VariantInfo*> variants;  // in load order, then table order
   std::vector<PluginRecord> records;
@@ -28,8 +25,10 @@ struct LoadedPlugins {
 // variant twice in a plugin).
 LoadedPlugins load_plugins(const std::vector<std::string>& paths);
 
-// Every plugin variant name in `requested` ("x:y") must be one of `plugins`; else UsageError.
-void check_plugin_variant_names(const std::vector<std::string>& requested, const LoadedPlugins& plugins);
+// Every run-time variant name in `requested` ("x:y") must be one of `loaded` (plugin and submission
+// variants); else UsageError.
+void check_plugin_variant_names(const std::vector<std::string>& requested,
+                                const std::vector<const VariantInfo*>& loaded);
 
 // The C view of a case that prepare() receives. Host-only (no device access); kept by the runner
 // of a plugin variant for as long as its handle lives.

@@ -67,6 +67,16 @@ struct PluginRecord {
   std::vector<std::string> variants;  // "problem/name:variant"
 };
 
+// A gpu-mode submission run with --submission (run/submission.hpp), as the report records it.
+struct SubmissionRecord {
+  std::string name;                   // py:<file stem>
+  std::string path;                   // absolute path of the .py file
+  std::string python;                 // "3.12.3 /path/to/python3", or "" when no Python was found
+  std::string torch;                  // torch.__version__, or "" when torch was not loaded
+  std::string skip;                   // why its cases are SKIP, or "" when they run
+  std::vector<std::string> problems;  // the problems it ran as a variant of
+};
+
 struct RunInfo {
   std::string tool_version;
   std::string git_sha;
@@ -79,6 +89,7 @@ struct RunInfo {
   std::string sol_source = "spec";    // "spec" or "measured"
   RunPlan plan;              // settings: tolerance, timing, outputs, config
   std::vector<PluginRecord> plugins;  // --plugin libraries, in load order
+  std::vector<SubmissionRecord> submissions;  // --submission files, in command-line order
   // settings.seed / settings.dist of a report read back (its plan has no cases); in a run they
   // are derived from plan.cases instead (report/cells.hpp common_seed / common_dist).
   std::optional<uint64_t> seed;

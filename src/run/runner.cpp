@@ -135,6 +135,7 @@ CheckResult run_and_verify(const std::vector<std::unique_ptr<Runner>>& runners, 
     data.poison_outputs(stream.get());
     runners[i]->run(stream.get());
     CUDA_CHECK_LAUNCH();
+    runners[i]->finish(stream.get());
     stream.sync();
     const ReferenceOutput& ref = in.refs[i];
     for (size_t g = 0; g < data.view().groups.size(); ++g) {
@@ -264,6 +265,12 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
                 stream.sync();
               }
               nvtxRangePop();
+            } else if (plan.timing_enabled && plan.timing.timer == TimerKind::graph &&
+                       !runners[0]->not_capturable().empty()) {
+              r.status = Status::skip;
+              r.reason = fmt::format("verified, not timed: --timer graph cannot capture it ({}); use --timer cupti "
+                                     "or events",
+                                     runners[0]->not_capturable());
             } else if (plan.timing_enabled) {
               r.timing = time_runners(raw(runners), plan.timing, flusher, stream.get(), dev.index);
               add_timing_metrics(r.metrics, c.problem, *r.timing, sol, calibration);
@@ -280,6 +287,9 @@ RunOutcome run_plan(const RunPlan& plan, const DeviceInfo& dev, const std::optio
           keep(std::move(r));
           if (e.sticky()) throw;
           continue;
+        } catch (const OutputContractError& e) {
+          r.status = Status::fail;
+          r.reason = e.what();
         } catch (const std::exception& e) {
           r.status = Status::error;
           r.reason = e.what();

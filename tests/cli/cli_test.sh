@@ -16,7 +16,8 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 RUN=()
-if command -v timeout >/dev/null 2>&1; then RUN=(timeout 120); fi
+if command -v timeout >/dev/null 2>&1; then RUN=("$(command -v timeout)" 120); fi
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
 passed=0
 failed=0
@@ -26,6 +27,15 @@ fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; echo "      stderr: $(head
 # run ARGS...: runs the binary, stdout to $TMP/out, stderr to $TMP/err, exit code in $rc.
 run() {
   "${RUN[@]}" "$BIN" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+  rc=$?
+}
+
+# run_env VAR=VALUE... -- ARGS...: `run` with those variables set for the binary only.
+run_env() {
+  local vars=()
+  while [ "$1" != "--" ]; do vars+=("$1"); shift; done
+  shift
+  env "${vars[@]}" "${RUN[@]}" "$BIN" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
   rc=$?
 }
 
@@ -125,7 +135,7 @@ if [ -n "$PLUG" ] && [ -f "$PLUG/example_plugin.so" ]; then
   expect_usage "--plugin run errors come before the GPU check" "no such file" \
     --plugin "$TMP/absent.so" --problem gemm --shape 128x256x256
   expect_usage "--variant plugin:name without --plugin" "needs --plugin" --problem gemm --shape 128x256x256 --variant example:rowmajor
-  expect_usage "--variant of a plugin that has no such variant" "--variant 'example:fast': no loaded plugin" \
+  expect_usage "--variant of a plugin that has no such variant" "--variant 'example:fast': no loaded plugin or submission" \
     --plugin "$PLUG/example_plugin.so" --problem gemm --shape 128x256x256 --variant example:fast
   run --plugin "$PLUG/example_plugin.so" list
   if [ "$rc" -eq 0 ] && grep -q "^gemm *example:rowmajor" "$TMP/out" && grep -q "^gemm *example:blocked" "$TMP/out" &&
@@ -135,6 +145,44 @@ if [ -n "$PLUG" ] && [ -f "$PLUG/example_plugin.so" ]; then
   else fail "--plugin list shows the plugin's variants" "exit code $rc; stdout: $(head -c 300 "$TMP/out")"; fi
 else
   echo "SKIP  --plugin tests (NVFP4_PLUGIN_DIR has no example_plugin.so)"
+fi
+
+# ---- --submission: a bad file is exit 2 and one line; no Python or no torch makes its cases SKIP ----
+SUBS="$SRC/tests/submissions"
+EX="$SRC/examples/submissions"
+expect_usage "--submission missing file" "--submission '$TMP/absent.py': no such file" --submission "$TMP/absent.py" list
+expect_usage "--submission run errors come before the GPU check" "no such file" \
+  --submission "$TMP/absent.py" --problem gemm --shape 128x256x256
+expect_usage "--python that is no executable" "--python '$TMP/nopython': no such executable file" \
+  --python "$TMP/nopython" --submission "$SUBS/raises.py" list
+expect_usage "--variant py:name without --submission" "needs --plugin PATH.so or --submission FILE.py" \
+  --problem gemm --shape 128x256x256 --variant py:raises
+expect_usage "--submission of one name twice" "name clash: py:raises is already" \
+  --submission "$SUBS/raises.py" --submission "gemm=$SUBS/raises.py" list
+run_env PATH=/nonexistent -- --submission "$SUBS/raises.py" list
+if [ "$rc" -eq 0 ] && grep -q "^submission py:raises: .*its cases SKIP: no Python: python3 is not on PATH" "$TMP/out"; then
+  pass "--submission without Python: its cases SKIP"
+else fail "--submission without Python: its cases SKIP" "exit code $rc; stdout: $(tail -c 300 "$TMP/out")"; fi
+if command -v python3 >/dev/null 2>&1; then
+  expect_usage "--submission without custom_kernel" "--submission '$SUBS/no_kernel.py': defines no custom_kernel(data)" \
+    --submission "$SUBS/no_kernel.py" list
+  expect_usage "--submission with a syntax error" "--submission '$SUBS/syntax_error.py': line 4: SyntaxError" \
+    --submission "$SUBS/syntax_error.py" list
+  # A torch that cannot be imported (tests/submissions/fake_no_torch), the same on any machine.
+  run_env PYTHONPATH="$SUBS/fake_no_torch" -- --submission "$EX/torch_submission.py" --submission "dual_gemm=$SUBS/raises.py" list
+  if [ "$rc" -eq 0 ] && grep -q "^gemm *py:torch_submission" "$TMP/out" && grep -q "^group_gemm *py:torch_submission" "$TMP/out" &&
+     grep -q "^dual_gemm *py:raises" "$TMP/out" && ! grep -q "^gemm *py:raises" "$TMP/out" &&
+     grep -q "^submission py:torch_submission: $EX/torch_submission.py (python [0-9.]* .*; its cases SKIP: no torch in .*ModuleNotFoundError" "$TMP/out"; then
+    pass "--submission without torch: listed for its problems, its cases SKIP"
+  else fail "--submission without torch: listed for its problems, its cases SKIP" "exit code $rc; stdout: $(tail -c 400 "$TMP/out")"; fi
+  if python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" >/dev/null 2>&1; then
+    expect_usage "--submission that raises on import" "--submission '$SUBS/import_raises.py': importing it raised RuntimeError: fixture" \
+      --submission "$SUBS/import_raises.py" list
+  else
+    echo "SKIP  --submission that raises on import (python3 has no torch with CUDA here; it would SKIP first)"
+  fi
+else
+  echo "SKIP  --submission checks that need python3 (none on PATH)"
 fi
 
 # ---- help ----
