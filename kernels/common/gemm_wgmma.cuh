@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       sm90::mbar_init(&full[s], 1);
-      sm90::mbar_init(&empty[s], kConsumers * 4);  // lane 0 of every consumer warp
+      sm90::mbar_init(&empty[s], kConsumers * 128);  // every consumer thread (release_oldest)
     }
     sm90::mbar_init_fence();
   }
@@ -270,11 +270,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     const int steps = tile.k_step_end - tile.k_step_begin;
     int pending = 0;  // K steps of this unit issued whose stages are not freed yet
     auto release_oldest = [&] {  // its wgmmas have completed
-      // Every lane's reads of the stage (weights, scales) are ordered before lane 0's release:
-      // the wgmma that consumed them already implies it, but only __syncwarp says so to the
-      // memory model (compute-sanitizer racecheck reported WAR hazards without it).
-      __syncwarp();
-      if (lane == 0) sm90::mbar_arrive(&empty[free_s]);
+      // Every consumer thread arrives itself, so each thread's own reads of the stage (weights,
+      // scales) are ordered before the producer's next copy into it by that thread's release.
+      // (With lane 0 arriving for its warp after a __syncwarp, compute-sanitizer racecheck reported
+      // WAR hazards on every reused stage; per-thread arrivals are clean and measured no slower on
+      // an H100: docs/perf-notes.md, group persistent.)
+      sm90::mbar_arrive(&empty[free_s]);
       if (++free_s == kStages) free_s = 0;
       --pending;
     };
@@ -343,19 +344,6 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   constexpr int smem = std::max({Cfg<2, 128>::kSmemBytes, Cfg<3, 128>::kSmemBytes, Cfg<2, 256>::kSmemBytes});
   return unsupported_family(dev, s, 90, "", smem,
                             "its shared-memory ring exceeds the per-block limit", kBK, "needs K % 64 == 0");
-}
-
-// group_gemm: as unsupported(), and every group must have the same K. compute-sanitizer's
-// racecheck reports WAR hazards (a consumer lane's read of a stage's scale atom against the next
-// bulk copy into it) when the groups of one launch have different K, never when they share it,
-// with or without a __syncwarp before the release, and every such case verifies; until that is
-// understood, such cases are not run (docs/perf-notes.md, group persistent).
-inline std::string unsupported_grouped(const DeviceInfo& dev, const Shape& s) {
-  if (std::string why = unsupported(dev, s); !why.empty()) return why;
-  for (const Dims& d : s.groups)
-    if (d.k != s.groups.front().k)
-      return "groups of different K are not run yet (racecheck reports hazards there; docs/perf-notes.md)";
-  return "";
 }
 
 // cuTensorMapEncodeTiled from the driver (the binary does not link libcuda).

@@ -5,7 +5,7 @@
 //   For every group g: C_g[m][n] = fp16( sum_k A_g[m][k]*SFA_g * B_g[n][k]*SFB_g ) with the group's
 //   own M_g, N_g and K_g % 64 == 0 (L = 1); any e2m1 codes and finite e4m3 scales. Reads A_g with
 //   its row-major scales and B_g with its BLOCKED (gpu-mode) scales. Hopper only (sm_90a: wgmma,
-//   TMA); SKIP elsewhere, and SKIP when the groups' K differ (unsupported_grouped says why).
+//   TMA); SKIP elsewhere. Groups may differ in M, N and K.
 // Method (kernels/common/gemm_wgmma.cuh, the gemm persistent main loop)
 //   prepare uploads a table of the groups (pointers, sizes, first tile, token workspace offset)
 //   and a table of their TMA descriptors. run: one token pre-pass over all groups, then ONE
@@ -33,7 +33,7 @@ const VariantInfo group_gemm_persistent{
     "all groups in one persistent wgmma launch (the gemm persistent main loop over a group table, TMA descriptors "
     "per group in global memory); A decoded once by a timed pre-pass",
     "",
-    &gemm::wg::unsupported_grouped,
+    &gemm::wg::unsupported,
     &prepare,
 };
 
