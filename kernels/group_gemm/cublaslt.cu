@@ -5,8 +5,9 @@
 //   The vendor baseline. For every group g: C_g = fp16( A_g . B_g^T ) with block-scaled NVFP4
 //   operands (case_data.hpp, one GemmOperands per group: A_g [M_g][K_g/2], B_g [N_g][K_g/2]
 //   packed e2m1, e4m3 scales; C_g [M_g][N_g] FP16 row-major; L = 1).
-//   One cuBLASLt matmul per group, in group order on the stream (cuBLASLt has no grouped NVFP4
-//   GEMM to compare with):
+//   One cuBLASLt matmul per group, in group order on the stream (cuBLASLt, 13.0 as of writing, has
+//   no grouped GEMM for any type: cuBLAS's cublasGemmGroupedBatchedEx is outside cuBLASLt; the
+//   timing note says it is a loop):
 //   - CC 10.x/12.x where cuBLASLt reports support for the group: native NVFP4 matmul
 //     (CUDA_R_4F_E2M1, VEC16_UE4M3) on the packed data and BLOCKED scales, FP16 output into C_g.
 //   - Elsewhere (sm_90): prepare() dequantizes A_g and B_g exactly to FP16 (untimed); run() is
@@ -88,8 +89,9 @@ const VariantInfo group_gemm_cublaslt{
     "cublaslt",
     "vendor baseline: one cuBLASLt GEMM per group (native NVFP4 on CC 10.x/12.x, else FP16 on "
     "dequantized operands)",
-    "without native NVFP4 (sm_90): operands dequantized to FP16 in prepare, outside the timed region; "
-    "timed: one cuBLASLt FP16 GEMM per group, FP32 compute",
+    "a loop of one cuBLASLt matmul per group (cuBLASLt has no grouped GEMM); without native NVFP4 (sm_90): "
+    "operands dequantized to FP16 in prepare, outside the timed region; timed: one cuBLASLt FP16 GEMM per "
+    "group, FP32 compute",
     &needs_sm70,
     &prepare,
 };
