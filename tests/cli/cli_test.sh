@@ -175,6 +175,10 @@ if command -v python3 >/dev/null 2>&1; then
      grep -q "^submission py:torch_submission: $EX/torch_submission.py (python [0-9.]* .*; its cases SKIP: no torch in .*ModuleNotFoundError" "$TMP/out"; then
     pass "--submission without torch: listed for its problems, its cases SKIP"
   else fail "--submission without torch: listed for its problems, its cases SKIP" "exit code $rc; stdout: $(tail -c 400 "$TMP/out")"; fi
+  run_env PYTHONPATH="$SUBS/fake_cpu_torch" -- --submission "$SUBS/raises.py" list
+  if [ "$rc" -eq 0 ] && grep -q "^submission py:raises: .*its cases SKIP: torch 0.0+fixture-cpu in .* has no CUDA" "$TMP/out"; then
+    pass "--submission with a torch without CUDA: its cases SKIP"
+  else fail "--submission with a torch without CUDA: its cases SKIP" "exit code $rc; stdout: $(tail -c 300 "$TMP/out")"; fi
   if python3 -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" >/dev/null 2>&1; then
     expect_usage "--submission that raises on import" "--submission '$SUBS/import_raises.py': importing it raised RuntimeError: fixture" \
       --submission "$SUBS/import_raises.py" list
