@@ -21,13 +21,13 @@
 //      rows span (PROBLEMS.md 1.3: 128 rows x 4 scales are contiguous), completing on the
 //      stage's `full` mbarrier.
 //      Consumers: lane (g, t) of warp w in warpgroup c loads, for rows 8h + g of its warp's 16
-//      slots, scale block t of the chunk (one LDS.64 + one scale byte), decodes it with the
-//      shift trick (core/fp4_decode.cuh) into the A fragments of the chunk's four k16 steps,
-//      and issues 4 wgmma m64nTk16 (A registers, B = token tile in shared memory). With (2, 128)
-//      the A registers are double-buffered: step i+1 is decoded while step i's wgmmas run and a
-//      consumer waits for step i-1 only; the other shapes have no registers for that (ptxas
-//      would serialize the wgmmas: tests/resources_test.sh) and rely on the other warpgroups'
-//      wgmmas. A stage is freed (`empty`) once its wgmmas are done.
+//      slots, scale block t of the chunk (one LDS.64 + one scale byte per row), and works through
+//      the chunk's four k16 slices: wait until at most the previous slice's wgmma still runs,
+//      decode this slice's A fragment (the shift trick, core/fp4_decode.cuh: half a word per row,
+//      4 HMUL2) into one of two 4-register buffers, issue one wgmma m64nTk16 (A registers, B =
+//      token tile in shared memory), commit. So each warpgroup decodes slice q + 1 while the
+//      wgmma of slice q runs (docs/perf-notes.md P9). A stage is freed (`empty`, every consumer
+//      thread arrives) once the wgmma of its last slice is done.
 //   Persistent: grid = min(units, resident CTAs); CTA b computes units b, b + grid, ... (a unit
 //   is a tile, or one K range of a tile when split). The producer runs ahead into the next
 //   unit while the consumers store the last one. Split-K (gemm_common.cuh splitk_reduce): only
@@ -87,11 +87,6 @@ struct Cfg {
   static constexpr int kAtoms = NB * kAtomsPerB<NB>;
   static constexpr int kStageBytes = (kTokBytes + kWBytes + kAtoms<2> * kAtomBytes + 1023) / 1024 * 1024;
   static constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + room to align to 1024
-  // K steps whose wgmma groups a consumer keeps in flight (A fragments buffered per step): with 2
-  // consumers and 128 tokens, after committing step i it waits for step i - 1 and decodes step
-  // i + 1 meanwhile; otherwise the registers do not allow it (ptxas serializes the wgmmas, C7512)
-  // and the other warpgroups' wgmmas (or the longer n256 ones) cover the decode.
-  static constexpr int kInFlight = C == 2 && T == 128 ? 2 : 1;
   // Register budgets after setmaxnreg, per thread. Their sum over the CTA must not exceed what it
   // was launched with (65536 / kThreads each, rounded down to 8: __launch_bounds__(kThreads, 1)),
   // or setmaxnreg.inc waits forever.
@@ -140,33 +135,49 @@ __device__ __forceinline__ RowOffsets row_offsets(int consumer, int warp, int g,
   return o;
 }
 
-// One K step of a consumer warpgroup: decode the chunk's weights into `a` (this thread's A
-// fragments of the 4 k16 steps of each m64 tile), then issue the 4 x kMT wgmmas on the stage's
-// token tile (T tokens).
+// A consumer thread's data of one K step: the packed weights of its two rows (8h + g of its warp's
+// 16 slots; lo word = elements 0..7 of its scale block, hi = 8..15) and their scales.
+struct StepWeights {
+  uint2 w[2];
+  __half2 sf[2];
+};
+__device__ __forceinline__ StepWeights load_step(const uint8_t* st, const RowOffsets& o) {
+  StepWeights x;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    x.w[h] = *reinterpret_cast<const uint2*>(st + o.w[0][h]);
+    x.sf[h] = fp4::e4m3_to_half2_bcast(st[o.sf[0][h]]);
+  }
+  return x;
+}
+
+// The A fragment of k16 slice j (0..3) of the step: elements {2j, 2j + 1} of the decode order of
+// each row (core/fp4_decode.cuh), times the row's scale; rows g and g + 8 of the m64 tile.
+__device__ __forceinline__ void decode_slice(const StepWeights& x, int j, uint32_t (&frag)[4]) {
+  uint32_t v[2][2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const uint32_t word = j < 2 ? x.w[h].x : x.w[h].y;
+    if ((j & 1) == 0)
+      fp4::e2m1x8_to_raw_half2x2<0>(word, v[h][0], v[h][1]);
+    else
+      fp4::e2m1x8_to_raw_half2x2<1>(word, v[h][0], v[h][1]);
+    v[h][0] = fp4::hmul2_u32(v[h][0], x.sf[h]);
+    v[h][1] = fp4::hmul2_u32(v[h][1], x.sf[h]);
+  }
+  frag[0] = v[0][0];
+  frag[1] = v[1][0];
+  frag[2] = v[0][1];
+  frag[3] = v[1][1];
+}
+
+// One wgmma m64nTk16 of slice j on the stage's token tile (T tokens, 128-byte swizzled rows).
 template <int T>
-__device__ __forceinline__ void consume_stage(const uint8_t* st, const RowOffsets& o, uint32_t (&a)[kMT][2][8],
-                                              float (&acc)[T / 2 * kMT]) {
-#pragma unroll
-  for (int mt = 0; mt < kMT; ++mt)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const uint2 packed = *reinterpret_cast<const uint2*>(st + o.w[mt][h]);
-      fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(st[o.sf[mt][h]]), a[mt][h]);
-    }
-  const uint32_t tok = sm90::smem_addr(st);
-  sm90::wgmma_fence();
-#pragma unroll
-  for (int j = 0; j < 4; ++j)
-#pragma unroll
-    for (int mt = 0; mt < kMT; ++mt) {
-      const uint32_t frag[4] = {a[mt][0][2 * j], a[mt][1][2 * j], a[mt][0][2 * j + 1], a[mt][1][2 * j + 1]};
-      float(&d)[T / 2] = *reinterpret_cast<float(*)[T / 2]>(&acc[T / 2 * mt]);
-      if constexpr (T == 128)
-        sm90::wgmma_m64n128k16_rs(d, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
-      else
-        sm90::wgmma_m64n256k16_rs(d, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
-    }
-  sm90::wgmma_commit();
+__device__ __forceinline__ void mma_slice(uint32_t tok, int j, const uint32_t (&frag)[4], float (&acc)[T / 2]) {
+  if constexpr (T == 128)
+    sm90::wgmma_m64n128k16_rs(acc, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+  else
+    sm90::wgmma_m64n256k16_rs(acc, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
 }
 #endif
 
@@ -180,7 +191,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
-  constexpr int kInFlight = Cf::kInFlight;
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t full[kStages], empty[kStages];
   // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
@@ -193,7 +203,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       sm90::mbar_init(&full[s], 1);
-      sm90::mbar_init(&empty[s], kConsumers * 128);  // every consumer thread (release_oldest)
+      sm90::mbar_init(&empty[s], kConsumers * 128);  // every consumer thread (see the consumers' loop)
     }
     sm90::mbar_init_fence();
   }
@@ -259,8 +269,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   int s = 0;
   uint32_t phase = 0;
   float acc[kRegs];
-  int free_s = 0;  // stage of the oldest K step not yet freed (follows s)
-  uint32_t a[kInFlight][kMT][2][8];  // A fragments of the K steps whose wgmmas may be in flight
+  static_assert(kMT == 1, "one m64 tile per consumer warpgroup (load_step, decode_slice)");
+  // A fragments of the last two k16 slices issued: slice q uses frag[q & 1] (4 slices per step).
+  uint32_t frag[2][4];
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     const Tile tile = sched.at(u);
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
@@ -268,38 +279,39 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
     const int steps = tile.k_step_end - tile.k_step_begin;
-    int pending = 0;  // K steps of this unit issued whose stages are not freed yet
-    auto release_oldest = [&] {  // its wgmmas have completed
-      // Every consumer thread arrives itself, so each thread's own reads of the stage (weights,
-      // scales) are ordered before the producer's next copy into it by that thread's release.
-      // (With lane 0 arriving for its warp after a __syncwarp, compute-sanitizer racecheck reported
-      // WAR hazards on every reused stage; per-thread arrivals are clean and measured no slower on
-      // an H100: docs/perf-notes.md, group persistent.)
-      sm90::mbar_arrive(&empty[free_s]);
-      if (++free_s == kStages) free_s = 0;
-      --pending;
-    };
-    auto step = [&](uint32_t(&frag)[kMT][2][8]) {
+    int prev_s = -1;  // stage of the previous K step, freed once the wgmma of its last slice is done
+    for (int i = 0; i < steps; ++i) {
       sm90::mbar_wait(&full[s], phase);
-      consume_stage<T>(ring + s * kStageBytes, o, frag, acc);
+      const uint8_t* st = ring + s * kStageBytes;
+      const StepWeights x = load_step(st, o);
+      const uint32_t tok = sm90::smem_addr(st);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        // frag[j & 1] fed the slice two back: wait until at most the last slice issued still runs,
+        // then decode this slice while that one's wgmma runs.
+        sm90::wgmma_wait<1>();
+        if (j == 1 && prev_s >= 0) {
+          // The previous step's last slice is done: free its stage. Every consumer thread arrives
+          // itself, so each thread's own reads of the stage are ordered before the producer's
+          // next copy into it (with lane 0 arriving for its warp after a __syncwarp,
+          // compute-sanitizer racecheck reported WAR hazards on every reused stage).
+          sm90::mbar_arrive(&empty[prev_s]);
+          prev_s = -1;
+        }
+        decode_slice(x, j, frag[j & 1]);
+        sm90::wgmma_fence();  // the A registers were just written
+        mma_slice<T>(tok, j, frag[j & 1], acc);
+        sm90::wgmma_commit();
+      }
+      prev_s = s;
       if (++s == kStages) {
         s = 0;
         phase ^= 1;
       }
-      sm90::wgmma_wait<kInFlight - 1>();  // all but the last kInFlight - 1 K steps are done
-      if (++pending == kInFlight) release_oldest();
-    };
-    int it = 0;
-    for (; it + kInFlight <= steps; it += kInFlight) {
-#pragma unroll
-      for (int b = 0; b < kInFlight; ++b) step(a[b]);
     }
-#pragma unroll
-    for (int b = 0; b < kInFlight; ++b)
-      if (it + b < steps) step(a[b]);
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
-    while (pending > 0) release_oldest();
+    if (prev_s >= 0) sm90::mbar_arrive(&empty[prev_s]);
 
     if (splits > 1) asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");  // ring reads done
     OutView out;  // read after the main loop, where registers are free

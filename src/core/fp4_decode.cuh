@@ -23,11 +23,23 @@ namespace nvfp4::fp4 {
 // Decoded raw values are value * 2^-14: multiply FP32 results by this once.
 inline constexpr float kRawScale = 16384.0f;
 
+// h[2P] and h[2P + 1] of e2m1x8_to_raw_half2x4 (P = 0 or 1): one k16 slice of a 16-element block
+// at a time.
+template <int P>
+__device__ __forceinline__ void e2m1x8_to_raw_half2x2(uint32_t w, uint32_t& h0, uint32_t& h1) {
+  static_assert(P == 0 || P == 1, "P selects elements {0, 4, 1, 5} or {2, 6, 3, 7}");
+  if constexpr (P == 0) {
+    h0 = ((w << 12) & 0x80008000u) | ((w << 9) & 0x0E000E00u);
+    h1 = ((w << 8) & 0x80008000u) | ((w << 5) & 0x0E000E00u);
+  } else {
+    h0 = ((w << 4) & 0x80008000u) | ((w << 1) & 0x0E000E00u);
+    h1 = (w & 0x80008000u) | ((w >> 3) & 0x0E000E00u);
+  }
+}
+
 __device__ __forceinline__ void e2m1x8_to_raw_half2x4(uint32_t w, uint32_t (&h)[4]) {
-  h[0] = ((w << 12) & 0x80008000u) | ((w << 9) & 0x0E000E00u);
-  h[1] = ((w << 8) & 0x80008000u) | ((w << 5) & 0x0E000E00u);
-  h[2] = ((w << 4) & 0x80008000u) | ((w << 1) & 0x0E000E00u);
-  h[3] = (w & 0x80008000u) | ((w >> 3) & 0x0E000E00u);
+  e2m1x8_to_raw_half2x2<0>(w, h[0], h[1]);
+  e2m1x8_to_raw_half2x2<1>(w, h[2], h[3]);
 }
 
 // Two e4m3 codes (low byte -> .x) to FP16x2, exact. sm_89+: one cvt; else an exact bit rebuild.
