@@ -91,6 +91,9 @@ def check_report(driver, path, report):
     problems = list(dict.fromkeys(r["problem"] for r in results))
     rows = driver.execute_script("return document.querySelectorAll('#results-table tbody tr').length")
     check(rows == len(results), f"{name}: table has one row per result ({rows} of {len(results)})")
+    own = driver.execute_script("return document.getElementById('own-kernels') !== null")
+    check(own == bool(report.get("plugins") or report.get("submissions")),
+          f"{name}: a 'Your kernels' card only when the report has plugins or submissions")
 
     for p in problems:
         rs = [r for r in results if r["problem"] == p]
@@ -156,6 +159,19 @@ def check_report(driver, path, report):
                           "s.dispatchEvent(new Event('change'))")
 
 
+def check_own_kernels(driver, path, report):
+    """The page of a report with plugins and submissions names each of them in one card."""
+    name = open_page(driver, path)
+    text = driver.execute_script("const c = document.getElementById('own-kernels'); return c ? c.textContent : null")
+    check(text is not None, f"{name}: has the 'Your kernels' card")
+    for p in report.get("plugins", []):
+        check(text is not None and p["name"] in text and p["path"] in text, f"{name}: names plugin {p['name']}")
+    for x in report.get("submissions", []):
+        check(text is not None and x["name"] in text and x["path"] in text, f"{name}: names submission {x['name']}")
+    rows = driver.execute_script("return document.querySelectorAll('#results-table tbody tr').length")
+    check(rows == len(report["results"]), f"{name}: table has one row per result ({rows} of {len(report['results'])})")
+
+
 def check_compare(driver, path):
     name = open_page(driver, path)
     data = driver.execute_script("return nvfp4.data")
@@ -178,6 +194,8 @@ def main():
     ap.add_argument("--report-html", required=True)
     ap.add_argument("--compare-html", required=True)
     ap.add_argument("--screenshot", help="also save a full-page PNG of the report page")
+    ap.add_argument("--own-report", help="a JSON report with plugins and submissions")
+    ap.add_argument("--own-html", help="the HTML rendered from --own-report")
     a = ap.parse_args()
     with open(a.report) as f:
         report = json.load(f)
@@ -194,6 +212,9 @@ def main():
             driver.save_screenshot(a.screenshot)
             driver.set_window_size(1600, 1000)
         check_compare(driver, a.compare_html)
+        if a.own_report:
+            with open(a.own_report) as f:
+                check_own_kernels(driver, a.own_html, json.load(f))
     finally:
         driver.quit()
     print(f"browser_test: {len(FAILURES)} failure(s), {time.time() - t0:.1f} s")

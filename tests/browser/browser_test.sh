@@ -17,6 +17,9 @@ NEW=$SRC/results/2026-11-21_nvidia-h100_d5bd43931f0c_default.json
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 "$BIN" render "$REPORT" --html "$TMP/report.html"
+# A report with a plugin and gpu-mode submissions (their "Your kernels" card).
+OWN=$SRC/results/2026-11-23_nvidia-h100_ebe8113fece4_plugin-and-submissions.json
+"$BIN" render "$OWN" --html "$TMP/own.html"
 rc=0
 "$BIN" compare "$BASE" "$NEW" --html "$TMP/compare.html" >/dev/null || rc=$?
 if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$rc" -ne 5 ]; then
@@ -33,6 +36,7 @@ if [ -z "$PY" ]; then
   echo "browser_test: FAILED: no python3 with Selenium: run scripts/setup.sh --browser (Debian python3-selenium)" >&2
   exit 1
 fi
-args=(--report "$REPORT" --report-html "$TMP/report.html" --compare-html "$TMP/compare.html")
+args=(--report "$REPORT" --report-html "$TMP/report.html" --compare-html "$TMP/compare.html"
+      --own-report "$OWN" --own-html "$TMP/own.html")
 [ -n "${BROWSER_TEST_SCREENSHOT:-}" ] && args+=(--screenshot "$BROWSER_TEST_SCREENSHOT")
 "$PY" "$HERE/browser_test.py" "${args[@]}" || { rc=$?; echo "browser_test: FAILED (exit code $rc)" >&2; exit 1; }

@@ -65,6 +65,14 @@
       ['wgmma path', M && isNum(M.decode_wgmma_tflops) ? `${fixed(M.decode_wgmma_tflops, 0)} TFLOP/s FP4 decode + wgmma` +
         (isNum(M.wgmma_rs_tflops) ? `, ${fixed(M.wgmma_rs_tflops, 0)} TFLOP/s wgmma alone` : '') + ' (the ceiling behind % ceiling)' : null],
       ['rule', D.sol_note]])),
+    (D.plugins && D.plugins.length) || (D.submissions && D.submissions.length)
+      ? h('div', { class: 'card wide', id: 'own-kernels' }, h('h3', {}, 'Your kernels (--plugin, --submission)'), dl([
+        ...(D.plugins || []).map((p) => [`plugin ${p.name}`,
+          `${p.path} (ABI version ${p.abi_version}): ${(p.variants || []).join(', ')}`]),
+        ...(D.submissions || []).map((x) => [`submission ${x.name}`,
+          `${x.path}; Python ${x.python || 'none'}${x.torch ? ', torch ' + x.torch : ''}` +
+          `${x.skip ? '; its cases SKIP: ' + x.skip : ''}; problems: ${(x.problems || []).join(', ')}`])]))
+      : null,
     h('div', { class: 'card wide' }, h('h3', {}, 'Command'), h('code', { class: 'cmd' }, D.command_line))));
 
   // ---- results table ----
