@@ -20,8 +20,6 @@ namespace nvfp4 {
 
 namespace {
 
-class PluginRunner;
-
 struct PluginVariant final : BoundVariant {
   const nvfp4bench_variant* c = nullptr;  // in the plugin's table
   std::string full_name;                  // plugin:variant

@@ -206,6 +206,10 @@ EmbeddedPython* EmbeddedPython::start(const PythonProbe& probe, std::string& why
     return g_python.get();
   }
   g_tried = true;
+  auto fail = [&](std::string reason) -> EmbeddedPython* {
+    g_why = why = std::move(reason);
+    return nullptr;
+  };
   // RTLD_GLOBAL: extension modules (torch._C, ...) resolve CPython's symbols from this library.
   void* lib = nullptr;
   std::string errors;
@@ -215,24 +219,17 @@ EmbeddedPython* EmbeddedPython::start(const PythonProbe& probe, std::string& why
     const char* e = dlerror();
     if (errors.empty() && e) errors = e;
   }
-  if (!lib) {
-    g_why = why = fmt::format("no shared libpython{} for {} (Python {} built without --enable-shared?){}",
-                              probe.version, probe.executable, probe.full_version,
-                              errors.empty() ? "" : ": " + errors);
-    return nullptr;
-  }
+  if (!lib)
+    return fail(fmt::format("no shared libpython{} for {} (Python {} built without --enable-shared?){}",
+                            probe.version, probe.executable, probe.full_version, errors.empty() ? "" : ": " + errors));
   auto api = std::make_unique<Api>();
   std::string missing;
-  if (!resolve_all(lib, *api, missing)) {
-    g_why = why = fmt::format("the libpython of {} lacks {} (Python 3.9 or newer needed)", probe.executable, missing);
-    return nullptr;
-  }
+  if (!resolve_all(lib, *api, missing))
+    return fail(fmt::format("the libpython of {} lacks {} (Python 3.9 or newer needed)", probe.executable, missing));
   const std::string lib_version = api->Py_GetVersion();
-  if (lib_version.rfind(probe.version + ".", 0) != 0) {
-    g_why = why = fmt::format("the libpython found for {} is Python {}, not {}", probe.executable,
-                              first_line(lib_version).substr(0, lib_version.find(' ')), probe.version);
-    return nullptr;
-  }
+  if (lib_version.rfind(probe.version + ".", 0) != 0)
+    return fail(fmt::format("the libpython found for {} is Python {}, not {}", probe.executable,
+                            lib_version.substr(0, lib_version.find(' ')), probe.version));
   if (!api->Py_IsInitialized()) {
     ScopedEnv home("PYTHONHOME", probe.home);
     api->Py_InitializeEx(0);  // 0: Python installs no signal handlers (Ctrl-C stays nvfp4bench's)
@@ -242,9 +239,8 @@ EmbeddedPython* EmbeddedPython::start(const PythonProbe& probe, std::string& why
   if (code) api->Py_DecRef(code);
   if (!module) {
     api->PyErr_Print();
-    g_why = why = fmt::format("the embedded interpreter of {} could not run nvfp4bench's harness (traceback above)",
-                              probe.executable);
-    return nullptr;
+    return fail(fmt::format("the embedded interpreter of {} could not run nvfp4bench's harness (traceback above)",
+                            probe.executable));
   }
   api->PyEval_SaveThread();  // release the GIL; every call below takes it
   g_python.reset(new EmbeddedPython(api.release(), module));

@@ -25,11 +25,6 @@ pass() { passed=$((passed + 1)); echo "PASS  $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; echo "      stderr: $(head -c 400 "$TMP/err")"; }
 
 # run ARGS...: runs the binary, stdout to $TMP/out, stderr to $TMP/err, exit code in $rc.
-run() {
-  "${RUN[@]}" "$BIN" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
-  rc=$?
-}
-
 # run_env VAR=VALUE... -- ARGS...: `run` with those variables set for the binary only.
 run_env() {
   local vars=()
@@ -38,6 +33,7 @@ run_env() {
   env "${vars[@]}" "${RUN[@]}" "$BIN" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
   rc=$?
 }
+run() { run_env -- "$@"; }
 
 # Number of non-empty lines in a file.
 lines() { grep -c . "$1" || true; }
