@@ -111,43 +111,53 @@ template <int NB>
 using Slots = SlotMap<NB, 8>;
 
 #if NVFP4_SM90A
-// Shared-memory byte offsets of a consumer thread's weight rows (8h + g of its warp, in each of its
-// kMT m64 tiles) and their scales in a stage, for the tile starting at output column n0. Atom a
-// kAtomsPerB * b + i holds the 128-row block of B_b starting at n0 / 128 * 128 + 128 i.
+// Shared-memory byte offsets, in a stage, of a consumer thread's first weight row (slot 8h + g of
+// its warp's 16, h = 0) and of that row's scale, for the tile starting at output column n0. Atom
+// kAtomsPerB * b + i holds the 128-row block of B_b starting at n0 / 128 * 128 + 128 i. The second
+// row (h = 1) is a fixed distance away (kSecondRow), so a thread keeps two offsets, not four.
 struct RowOffsets {
-  int w[kMT][2], sf[kMT][2];
+  int w, sf;
 };
 template <int NB, int C, int T>
 __device__ __forceinline__ RowOffsets row_offsets(int consumer, int warp, int g, int t, int n0) {
   using Cf = Cfg<C, T>;
-  RowOffsets o;
-#pragma unroll
-  for (int mt = 0; mt < kMT; ++mt)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int slot = (consumer * kMT + mt) * 64 + warp * 16 + h * 8 + g;
-      const int op = Slots<NB>::op(slot), row = Slots<NB>::row(slot);
-      o.w[mt][h] = Cf::kTokBytes + (op * (Cf::kSlots / NB) + row) * (kBK / 2) + 8 * t;
-      const int from_atom0 = n0 % 128 + row;  // row counted from the first atom's start
-      const int atom = op * Cf::template kAtomsPerB<NB> + from_atom0 / 128, r = from_atom0 % 128;
-      o.sf[mt][h] = Cf::kTokBytes + Cf::kWBytes + atom * kAtomBytes + (r % 32) * 16 + (r / 32) * 4 + t;
-    }
-  return o;
+  const int slot = consumer * 64 + warp * 16 + g;
+  const int op = Slots<NB>::op(slot), row = Slots<NB>::row(slot);
+  const int from_atom0 = n0 % 128 + row;  // row counted from the first atom's start
+  const int atom = op * Cf::template kAtomsPerB<NB> + from_atom0 / 128, r = from_atom0 % 128;
+  return {Cf::kTokBytes + (op * (Cf::kSlots / NB) + row) * (kBK / 2) + 8 * t,
+          Cf::kTokBytes + Cf::kWBytes + atom * kAtomBytes + (r % 32) * 16 + (r / 32) * 4 + t};
 }
+// Slot 8 + g against slot g of a warp's 16 (the warp's first slot is a multiple of 16, and a tile's
+// first column n0 a multiple of 32: kSlots / NB is 64, 96, 128 or 192). gemm: the next 8 rows of
+// B, in the same 32-row group of the same scale atom (row % 32 < 24 for slot g). dual_gemm
+// (SlotMap<2, 8>): the same row of B2, kSlots / 2 rows and kAtomsPerB atoms further on.
+template <int NB, int C, int T>
+struct SecondRow {
+  using Cf = Cfg<C, T>;
+  static constexpr int w = NB == 1 ? 8 * (kBK / 2) : (Cf::kSlots / 2) * (kBK / 2);
+  static constexpr int sf = NB == 1 ? 8 * 16 : Cf::template kAtomsPerB<2> * kAtomBytes;
+};
 
 // A consumer thread's data of one K step: the packed weights of its two rows (8h + g of its warp's
-// 16 slots; lo word = elements 0..7 of its scale block, hi = 8..15) and their scales.
+// 16 slots; word 0 = elements 0..7 of its scale block, word 1 = 8..15) in byte form
+// (core/fp4_decode.cuh), and their scales.
 struct StepWeights {
-  uint2 w[2];
+  fp4::E2m1Bytes w[2][2];  // [row h][word]
   __half2 sf[2];
 };
-__device__ __forceinline__ StepWeights load_step(const uint8_t* st, const RowOffsets& o) {
+// w and sf: the shared-memory addresses of the thread's first row and its scale in this stage.
+template <int NB, int C, int T>
+__device__ __forceinline__ StepWeights load_step(uint32_t w, uint32_t sf) {
+  using Second = SecondRow<NB, C, T>;
+  const uint2 w0 = sm90::lds_u32x2(w), w1 = sm90::lds_u32x2(w + Second::w);
   StepWeights x;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    x.w[h] = *reinterpret_cast<const uint2*>(st + o.w[0][h]);
-    x.sf[h] = fp4::e4m3_to_half2_bcast(st[o.sf[0][h]]);
-  }
+  x.w[0][0] = fp4::e2m1x8_bytes(w0.x);
+  x.w[0][1] = fp4::e2m1x8_bytes(w0.y);
+  x.w[1][0] = fp4::e2m1x8_bytes(w1.x);
+  x.w[1][1] = fp4::e2m1x8_bytes(w1.y);
+  x.sf[0] = fp4::e4m3_to_half2_bcast(sm90::lds_u8(sf));
+  x.sf[1] = fp4::e4m3_to_half2_bcast(sm90::lds_u8(sf + Second::sf));
   return x;
 }
 
@@ -157,7 +167,7 @@ __device__ __forceinline__ void decode_slice(const StepWeights& x, int j, uint32
   uint32_t v[2][2];
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    const uint32_t word = j < 2 ? x.w[h].x : x.w[h].y;
+    const fp4::E2m1Bytes& word = x.w[h][j / 2];
     if ((j & 1) == 0)
       fp4::e2m1x8_to_raw_half2x2<0>(word, v[h][0], v[h][1]);
     else
@@ -171,13 +181,15 @@ __device__ __forceinline__ void decode_slice(const StepWeights& x, int j, uint32
   frag[3] = v[1][1];
 }
 
-// One wgmma m64nTk16 of slice j on the stage's token tile (T tokens, 128-byte swizzled rows).
+// One wgmma m64nTk16 of slice j on the stage's token tile (T tokens, 128-byte swizzled rows), whose
+// descriptor's low word is tok_lo (sm90::desc_kmajor_sw128_lo; slice j starts 32 j bytes on).
 template <int T>
-__device__ __forceinline__ void mma_slice(uint32_t tok, int j, const uint32_t (&frag)[4], float (&acc)[T / 2]) {
+__device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t (&frag)[4], float (&acc)[T / 2]) {
+  const uint64_t desc = sm90::desc_from_lo(tok_lo + 2 * j);
   if constexpr (T == 128)
-    sm90::wgmma_m64n128k16_rs(acc, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+    sm90::wgmma_m64n128k16_rs(acc, frag, desc, 1);
   else
-    sm90::wgmma_m64n256k16_rs(acc, frag, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+    sm90::wgmma_m64n256k16_rs(acc, frag, desc, 1);
 }
 #endif
 
@@ -192,7 +204,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
   extern __shared__ uint8_t smem_raw[];
-  __shared__ uint64_t full[kStages], empty[kStages];
+  __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
+  uint64_t* const full = bars;
+  uint64_t* const empty = bars + kStages;
   // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
   // offset added to smem_raw, not an integer round trip, keeps the pointer in the shared space
   // (LDS rather than generic loads).
@@ -266,6 +280,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   sm90::setmaxnreg_inc<Cf::kConsumerRegs>();
   const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  // The consumer's place in the ring, as shared-memory addresses that advance with the stage: its
+  // `full` barrier (`empty` is kStages barriers on), the stage's token-tile descriptor (low word)
+  // and the stage itself. Carried from step to step rather than derived from the stage index, so
+  // the compiler cannot recompute them (and the thread's row offsets) inside the loop
+  // (docs/perf-notes.md P14).
+  constexpr uint32_t kEmpty = 8 * kStages, kRing = kStages * kStageBytes;
+  uint32_t full_s = sm90::smem_addr(full), tok_lo = sm90::desc_kmajor_sw128_lo(sm90::smem_addr(ring));
+  uint32_t stage = sm90::smem_addr(ring);
   int s = 0;
   uint32_t phase = 0;
   float acc[kRegs];
@@ -275,43 +297,52 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     const Tile tile = sched.at(u);
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
+    uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
 
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
     const int steps = tile.k_step_end - tile.k_step_begin;
-    int prev_s = -1;  // stage of the previous K step, freed once the wgmma of its last slice is done
+    uint32_t prev_empty = 0;  // `empty` of the previous K step's stage, freed once its last slice is done
     for (int i = 0; i < steps; ++i) {
-      sm90::mbar_wait(&full[s], phase);
-      const uint8_t* st = ring + s * kStageBytes;
-      const StepWeights x = load_step(st, o);
-      const uint32_t tok = sm90::smem_addr(st);
+      sm90::mbar_wait(full_s, phase);
+      const StepWeights x = load_step<NB, C, T>(w_s, sf_s);
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         // frag[j & 1] fed the slice two back: wait until at most the last slice issued still runs,
         // then decode this slice while that one's wgmma runs.
         sm90::wgmma_wait<1>();
-        if (j == 1 && prev_s >= 0) {
+        if (j == 1 && prev_empty != 0) {
           // The previous step's last slice is done: free its stage. Every consumer thread arrives
           // itself, so each thread's own reads of the stage are ordered before the producer's
           // next copy into it (with lane 0 arriving for its warp after a __syncwarp,
           // compute-sanitizer racecheck reported WAR hazards on every reused stage).
-          sm90::mbar_arrive(&empty[prev_s]);
-          prev_s = -1;
+          sm90::mbar_arrive(prev_empty);
+          prev_empty = 0;
         }
         decode_slice(x, j, frag[j & 1]);
         sm90::wgmma_fence();  // the A registers were just written
-        mma_slice<T>(tok, j, frag[j & 1], acc);
+        mma_slice<T>(tok_lo, j, frag[j & 1], acc);
         sm90::wgmma_commit();
       }
-      prev_s = s;
+      prev_empty = full_s + kEmpty;
+      full_s += 8;
+      tok_lo += kStageBytes >> 4;
+      stage += kStageBytes;
+      w_s += kStageBytes;
+      sf_s += kStageBytes;
       if (++s == kStages) {
         s = 0;
         phase ^= 1;
+        full_s -= kEmpty;
+        tok_lo -= kRing >> 4;
+        stage -= kRing;
+        w_s -= kRing;
+        sf_s -= kRing;
       }
     }
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
-    if (prev_s >= 0) sm90::mbar_arrive(&empty[prev_s]);
+    if (prev_empty != 0) sm90::mbar_arrive(prev_empty);
 
     if (splits > 1) asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");  // ring reads done
     OutView out;  // read after the main loop, where registers are free

@@ -23,6 +23,18 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// Shared-memory loads by address (volatile: they stay after the mbarrier wait that guards them).
+__device__ __forceinline__ uint2 lds_u32x2(uint32_t addr) {
+  uint2 v;
+  asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "r"(addr));
+  return v;
+}
+__device__ __forceinline__ uint32_t lds_u8(uint32_t addr) {
+  uint32_t v;
+  asm volatile("ld.shared.u8 %0, [%1];" : "=r"(v) : "r"(addr));
+  return v;
+}
+
 // ---- wgmma ----
 
 __device__ __forceinline__ void wgmma_fence() {
@@ -59,6 +71,17 @@ __device__ __forceinline__ void fence_regs(float (&r)[R]) {
 __device__ __forceinline__ uint64_t desc_kmajor_sw128(uint32_t smem_byte_addr) {
   return (uint64_t{(smem_byte_addr & 0x3FFFFu) >> 4}) | (uint64_t{1} << 16) | (uint64_t{1024 >> 4} << 32) |
          (uint64_t{1} << 62);
+}
+// The same descriptor in two halves, for loops that step through a ring: the low word (start
+// address >> 4, leading byte offset) of the tile at `smem_byte_addr`, to which a byte offset d
+// within shared memory adds as d >> 4 (the 14-bit address field cannot carry: shared memory is
+// below 256 KB); the high word is the same for every tile of this layout.
+inline constexpr uint32_t kDescSw128Hi = (1024u >> 4) | (1u << 30);
+__device__ __forceinline__ uint32_t desc_kmajor_sw128_lo(uint32_t smem_byte_addr) {
+  return ((smem_byte_addr & 0x3FFFFu) >> 4) | (1u << 16);
+}
+__device__ __forceinline__ uint64_t desc_from_lo(uint32_t lo) {
+  return (uint64_t{kDescSw128Hi} << 32) | lo;
 }
 
 // ---- wgmma m64n128k16, FP16 x FP16 -> FP32, A from registers ----
@@ -146,23 +169,26 @@ __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
 __device__ __forceinline__ void mbar_init_fence() {
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
-__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+// The mbarrier calls take the barrier's shared-memory address (smem_addr) or a pointer to it.
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
+__device__ __forceinline__ void mbar_arrive(uint64_t* bar) { mbar_arrive(smem_addr(bar)); }
 // Arrives and announces `bytes` of TMA traffic the phase must still see complete.
 __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
 }
 // Blocks until the phase with parity `parity` has completed.
-__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
   asm volatile(
       "{\n.reg .pred done;\n"
       "WAIT_%=:\n"
       "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra WAIT_%=;\n}\n" ::"r"(smem_addr(bar)),
+      "@!done bra WAIT_%=;\n}\n" ::"r"(bar),
       "r"(parity)
       : "memory");
 }
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) { mbar_wait(smem_addr(bar), parity); }
 
 // ---- TMA ----
 // `tmap` is the address of a CUtensorMap (a __grid_constant__ kernel parameter). Coordinates are
