@@ -23,27 +23,33 @@ namespace nvfp4::gemm {
 inline constexpr int kTokenChunk = 64;  // K elements per fragment-order chunk (the main loops' K step)
 
 
-// One thread per (GEMM, batch, row, 16-element block) of every GEMM of the launch; a CTA's 256
-// threads cover 64 consecutive 64-element chunks = 8 KB of contiguous output (the GEMMs' token
-// regions follow each other), which it assembles in shared memory and writes with 16-byte
-// stores. Rows in [m, m_pad) are written as zeros.
-// static: each including file gets its own copy.
-inline constexpr int kDecodeThreads = 256;
-static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const GemmEntry* __restrict__ entries,
-                                                                              const GemmEntry first, int groups,
-                                                                              int64_t total_chunks,
-                                                                              __half* __restrict__ out) {
-  __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
-  const int64_t idx = static_cast<int64_t>(blockIdx.x) * kDecodeThreads + threadIdx.x;
-  const int64_t chunk = idx >> 2;
+// What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
+// back to back, `chunks` 64-element chunks in all; `first` = the table's first entry, read from the
+// kernel's parameters when there is one GEMM) into `out`.
+struct TokenJob {
+  const GemmEntry* entries = nullptr;
+  GemmEntry first;
+  int groups = 1;
+  int64_t chunks = 0;
+  __half* out = nullptr;
+};
+
+// kThreads threads decode chunks [first_chunk, first_chunk + kThreads / 4): one thread per
+// (GEMM, batch, row, 16-element block), so kThreads / 4 consecutive 64-element chunks = kThreads
+// x 32 bytes of contiguous output (the GEMMs' token regions follow each other), assembled in
+// `stage` (shared memory, kThreads x 32 bytes) and written with 16-byte stores. Rows in
+// [m, m_pad) are written as zeros. Every thread of the CTA calls it (one __syncthreads inside).
+template <int kThreads>
+__device__ __forceinline__ void decode_token_chunks(const TokenJob& job, int64_t first_chunk, uint4* stage) {
+  const int64_t chunk = first_chunk + (threadIdx.x >> 2);
   const int t = threadIdx.x & 3;
   uint32_t h[8] = {};
-  if (chunk < total_chunks) {
+  if (chunk < job.chunks) {
     // One GEMM (gemm, dual_gemm): its entry is a kernel parameter, no dependent global loads
     // before the data loads. Groups: a scan of the device table.
     int g = 0;
-    while (g + 1 < groups && entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
-    const GemmEntry& e = groups == 1 ? first : entries[g];
+    while (g + 1 < job.groups && job.entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
+    const GemmEntry& e = job.groups == 1 ? job.first : job.entries[g];
     const int64_t k = e.args.k;
     // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large).
     const uint32_t chunks_per_row = static_cast<uint32_t>(k / kTokenChunk), m_pad = static_cast<uint32_t>(e.m_pad);
@@ -70,20 +76,23 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
     st[8 * j + 4 + t] = h[2 * j + 1];
   }
   __syncthreads();
-  const int64_t first_chunk = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
-  const int64_t vecs = min(int64_t{kDecodeThreads / 4}, total_chunks - first_chunk) * 8;  // 16-byte vectors here
-  uint4* dst = reinterpret_cast<uint4*>(out) + first_chunk * 8;
-  for (int v = threadIdx.x; v < vecs; v += kDecodeThreads) dst[v] = stage[v];
+  const int64_t vecs = min(int64_t{kThreads / 4}, job.chunks - first_chunk) * 8;  // 16-byte vectors here
+  uint4* dst = reinterpret_cast<uint4*>(job.out) + first_chunk * 8;
+  for (int v = threadIdx.x; v < vecs; v += kThreads) dst[v] = stage[v];
 }
 
-// Decodes every GEMM of `entries` (device table, `groups` entries, token regions back to back,
-// `chunks` 64-element chunks in all; `first` = the table's first entry, read from the kernel's
-// parameters when there is one GEMM) into `out`.
-inline void decode_tokens(const GemmEntry* entries, const GemmEntry& first, int groups, int64_t chunks, __half* out,
-                          cudaStream_t stream) {
-  const int64_t threads = chunks * 4;
+// The pre-pass as its own launch (`tensor-core`): one CTA per kDecodeThreads / 4 chunks.
+// static: each including file gets its own copy.
+inline constexpr int kDecodeThreads = 256;
+static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
+  __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
+  decode_token_chunks<kDecodeThreads>(job, static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4), stage);
+}
+
+inline void decode_tokens(const TokenJob& job, cudaStream_t stream) {
+  const int64_t threads = job.chunks * 4;
   decode_tokens_kernel<<<static_cast<unsigned>((threads + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
-                         stream>>>(entries, first, groups, chunks, out);
+                         stream>>>(job);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -103,7 +112,8 @@ struct TokenWorkspace {
         first(lp.entries.at(0)),
         chunks(lp.token_elems / kTokenChunk),
         tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {}
-  void decode(cudaStream_t stream) const { decode_tokens(table.get(), first, groups, chunks, data(), stream); }
+  TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data()}; }
+  void decode(cudaStream_t stream) const { decode_tokens(job(), stream); }
   __half* data() const { return tokens.get<__half>(); }
 };
 
