@@ -34,38 +34,72 @@ struct TokenJob {
   __half* out = nullptr;
 };
 
-// kThreads threads decode chunks [first_chunk, first_chunk + kThreads / 4): one thread per
-// (GEMM, batch, row, 16-element block), so kThreads / 4 consecutive 64-element chunks = kThreads
-// x 32 bytes of contiguous output (the GEMMs' token regions follow each other), assembled in
-// `stage` (shared memory, kThreads x 32 bytes) and written with 16-byte stores. Rows in
-// [m, m_pad) are written as zeros. Every thread of the CTA calls it (one __syncthreads inside).
+// One 16-element token block (thread t of a chunk's 4 holds scale block t of that chunk), fetched
+// before it is decoded so that several fetches can be in flight per thread. live: a row below m
+// (rows in [m, m_pad) and chunks past the end decode as zeros).
+struct TokenBlock {
+  uint2 packed{};
+  uint32_t scale = 0;
+  bool live = false;
+};
+
+// Loads the group table's chunk starts (entries[g].tok_offset / kTokenChunk) into shared memory,
+// once per CTA, so that a block's group is found by a scan of shared memory rather than a chain of
+// global loads; returns where they are, or nullptr for one GEMM or more than kMaxSharedGroups
+// groups (then fetch_token_block scans the table in global memory). Every thread of the CTA calls
+// it (one __syncthreads inside).
+inline constexpr int kMaxSharedGroups = 1024;
+__device__ __forceinline__ const int64_t* load_group_chunks(const TokenJob& job, int64_t* starts) {
+  const bool shared = job.groups > 1 && job.groups <= kMaxSharedGroups;
+  if (shared)
+    for (int g = threadIdx.x; g < job.groups; g += blockDim.x) starts[g] = job.entries[g].tok_offset / kTokenChunk;
+  __syncthreads();
+  return shared ? starts : nullptr;
+}
+
+__device__ __forceinline__ TokenBlock fetch_token_block(const TokenJob& job, const int64_t* starts, int64_t chunk) {
+  TokenBlock blk;
+  if (chunk >= job.chunks) return blk;
+  const int t = threadIdx.x & 3;
+  // One GEMM (gemm, dual_gemm): its entry is a kernel parameter, no dependent global loads
+  // before the data loads. Groups: a scan of the chunk starts (in shared memory where they fit).
+  int g = 0;
+  if (starts != nullptr)
+    while (g + 1 < job.groups && starts[g + 1] <= chunk) ++g;
+  else
+    while (g + 1 < job.groups && job.entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
+  const GemmEntry& e = job.groups == 1 ? job.first : job.entries[g];
+  const int64_t k = e.args.k;
+  // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large).
+  const uint32_t chunks_per_row = static_cast<uint32_t>(k / kTokenChunk), m_pad = static_cast<uint32_t>(e.m_pad);
+  const uint32_t local = static_cast<uint32_t>(chunk - e.tok_offset / kTokenChunk);
+  const uint32_t row_all = local / chunks_per_row;  // over batches
+  const uint32_t b = row_all / m_pad, row = row_all - b * m_pad;
+  const int64_t sb = int64_t{local - row_all * chunks_per_row} * 4 + t;
+  if (row < e.args.m) {
+    const int64_t r = int64_t{b} * e.args.m + row;
+    blk.packed = *reinterpret_cast<const uint2*>(e.args.a + r * (k / 2) + sb * 8);
+    blk.scale = e.args.sfa[r * (k / 16) + sb];
+    blk.live = true;
+  }
+  return blk;
+}
+
+// kThreads threads write chunks [first_chunk, first_chunk + kThreads / 4), thread i holding the
+// block of chunk first_chunk + i / 4: decoded, assembled in `stage` (shared memory, kThreads x 32
+// bytes) and written as kThreads x 32 bytes of contiguous output with 16-byte stores (the GEMMs'
+// token regions follow each other). Every thread of the CTA calls it (one __syncthreads inside;
+// the caller synchronizes again before reusing `stage`).
 template <int kThreads>
-__device__ __forceinline__ void decode_token_chunks(const TokenJob& job, int64_t first_chunk, uint4* stage) {
-  const int64_t chunk = first_chunk + (threadIdx.x >> 2);
+__device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t first_chunk, const TokenBlock& blk,
+                                                   uint4* stage) {
   const int t = threadIdx.x & 3;
   uint32_t h[8] = {};
-  if (chunk < job.chunks) {
-    // One GEMM (gemm, dual_gemm): its entry is a kernel parameter, no dependent global loads
-    // before the data loads. Groups: a scan of the device table.
-    int g = 0;
-    while (g + 1 < job.groups && job.entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
-    const GemmEntry& e = job.groups == 1 ? job.first : job.entries[g];
-    const int64_t k = e.args.k;
-    // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large).
-    const uint32_t chunks_per_row = static_cast<uint32_t>(k / kTokenChunk), m_pad = static_cast<uint32_t>(e.m_pad);
-    const uint32_t local = static_cast<uint32_t>(chunk - e.tok_offset / kTokenChunk);
-    const uint32_t row_all = local / chunks_per_row;  // over batches
-    const uint32_t b = row_all / m_pad, row = row_all - b * m_pad;
-    const int64_t blk = int64_t{local - row_all * chunks_per_row} * 4 + t;
-    if (row < e.args.m) {
-      const int64_t r = int64_t{b} * e.args.m + row;
-      const uint2 packed = *reinterpret_cast<const uint2*>(e.args.a + r * (k / 2) + blk * 8);
-      const __half2 scale = fp4::e4m3_to_half2_bcast(e.args.sfa[r * (k / 16) + blk]);
-      fp4::decode_block16_raw(packed, scale, h);  // a*sa*2^-14, exact
-      const __half2 unraw = __float2half2_rn(fp4::kRawScale);
+  if (blk.live) {
+    fp4::decode_block16_raw(blk.packed, fp4::e4m3_to_half2_bcast(blk.scale), h);  // a*sa*2^-14, exact
+    const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
-      for (int i = 0; i < 8; ++i) h[i] = fp4::hmul2_u32(h[i], unraw);  // exact: a*sa, at most 2688
-    }
+    for (int i = 0; i < 8; ++i) h[i] = fp4::hmul2_u32(h[i], unraw);  // exact: a*sa, at most 2688
   }
   // Fragment order within a chunk: k slots 16j + 2t (+1) hold h[2j], 16j + 8 + 2t (+1) h[2j+1],
   // for scale block t of the chunk.
@@ -81,12 +115,35 @@ __device__ __forceinline__ void decode_token_chunks(const TokenJob& job, int64_t
   for (int v = threadIdx.x; v < vecs; v += kThreads) dst[v] = stage[v];
 }
 
+// The pre-pass over a strided set of rounds: this CTA's kThreads threads write chunks
+// [c, c + kThreads / 4) for c = first, first + stride, ... below job.chunks, fetching kAhead
+// rounds' blocks before decoding the first of them (more loads in flight per thread where a
+// resident grid has few threads for many blocks).
+template <int kThreads, int kAhead>
+__device__ __forceinline__ void decode_token_rounds(const TokenJob& job, const int64_t* starts, int64_t first,
+                                                    int64_t stride, uint4* stage) {
+  for (int64_t c0 = first; c0 < job.chunks; c0 += kAhead * stride) {
+    TokenBlock blk[kAhead];
+#pragma unroll
+    for (int q = 0; q < kAhead; ++q) blk[q] = fetch_token_block(job, starts, c0 + q * stride + (threadIdx.x >> 2));
+#pragma unroll
+    for (int q = 0; q < kAhead; ++q) {
+      if (c0 + q * stride >= job.chunks) break;  // uniform over the CTA
+      store_token_chunks<kThreads>(job, c0 + q * stride, blk[q], stage);
+      __syncthreads();  // the stage is refilled next
+    }
+  }
+}
+
 // The pre-pass as its own launch (`tensor-core`): one CTA per kDecodeThreads / 4 chunks.
 // static: each including file gets its own copy.
 inline constexpr int kDecodeThreads = 256;
 static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
   __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
-  decode_token_chunks<kDecodeThreads>(job, static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4), stage);
+  __shared__ int64_t starts_smem[kMaxSharedGroups];
+  const int64_t* starts = load_group_chunks(job, starts_smem);
+  decode_token_rounds<kDecodeThreads, 1>(job, starts, static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4),
+                                         static_cast<int64_t>(gridDim.x) * (kDecodeThreads / 4), stage);
 }
 
 inline void decode_tokens(const TokenJob& job, cudaStream_t stream) {

@@ -65,6 +65,8 @@ inline constexpr int kMT = 1;
 inline constexpr int kBK = kTokenChunk;              // 64
 inline constexpr int kAtomBytes = 512;               // blocked scales of 128 rows x 4 scale columns
 inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1 and x2 of an output together)
+// Rounds of token blocks each thread fetches ahead in the fused pre-pass (P15).
+inline constexpr int kTokenAhead = 4;
 // Relative K-step time of 2 consumers x 256 tokens (see WgmmaRunner).
 inline constexpr double kWideStep = 1.73;
 
@@ -249,9 +251,15 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // The token pre-pass, fused (docs/perf-notes.md P15): every thread of every CTA decodes chunks of
   // the token workspace (staged in the ring, not in use yet), then the grid waits for all of them
   // before any TMA reads the workspace.
-  for (int64_t c = int64_t{blockIdx.x} * (Cf::kThreads / 4); c < tokens.chunks; c += int64_t{gridDim.x} * (Cf::kThreads / 4)) {
-    decode_token_chunks<Cf::kThreads>(tokens, c, reinterpret_cast<uint4*>(ring));
-    __syncthreads();  // the stage is refilled next round
+  // The grid has only (2 or 3 + 1) x 128 threads per SM for up to ~460,000 blocks (G=8 x 1024
+  // tokens x 7168): each thread fetches kTokenAhead rounds' blocks before decoding the first.
+  {
+    uint4* stage = reinterpret_cast<uint4*>(ring);                                 // kThreads x 32 bytes
+    int64_t* starts = reinterpret_cast<int64_t*>(ring + Cf::kThreads * 32);      // the group starts after it
+    static_assert(Cf::kThreads * 32 + kMaxSharedGroups * 8 <= kStages * kStageBytes, "pre-pass fits the ring");
+    decode_token_rounds<Cf::kThreads, kTokenAhead>(tokens, load_group_chunks(tokens, starts),
+                                                   int64_t{blockIdx.x} * (Cf::kThreads / 4),
+                                                   int64_t{gridDim.x} * (Cf::kThreads / 4), stage);
   }
   grid_barrier(arrived);
 

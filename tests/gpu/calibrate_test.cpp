@@ -21,12 +21,13 @@ TEST(Calibrate, WgmmaCeilingOnComputeCapability90Only) {
     ASSERT_TRUE(cal.decode_wgmma_tflops) << cal.notes;
     ASSERT_TRUE(cal.wgmma_rs_tflops) << cal.notes;
     EXPECT_GT(*cal.decode_wgmma_tflops, 0.0);
-    // Sanity, not a speed target: the decode does not make the loop faster than wgmma alone...
-    EXPECT_GE(*cal.wgmma_rs_tflops, 0.9 * *cal.decode_wgmma_tflops) << cal.notes;
-    // ... and neither beats the part's dense FP16 rate (989 TFLOP/s on an H100 SXM at 1.83 GHz;
-    // 10 % for a higher boost clock), which a loop optimized away would.
+    // Sanity, not a speed target: neither loop beats the part's dense FP16 rate (989 TFLOP/s on an
+    // H100 SXM at 1.83 GHz; 10 % for a higher boost clock), which a loop optimized away would.
+    // (The decode loop may run as fast as the fixed-register one or faster: since the byte-form
+    // decode, docs/perf-notes.md P14, it measures 824-902 TFLOP/s against 811-826.)
     if (const auto spec = sol_rates_for(dev.name, dev.cc())) {
       EXPECT_LE(*cal.wgmma_rs_tflops, 1.1 * spec->flops_per_s / 1e12) << cal.notes;
+      EXPECT_LE(*cal.decode_wgmma_tflops, 1.1 * spec->flops_per_s / 1e12) << cal.notes;
     }
     EXPECT_NE(cal.notes.find("decode+wgmma: "), std::string::npos) << cal.notes;
     EXPECT_NE(cal.notes.find("wgmma rs: "), std::string::npos) << cal.notes;
