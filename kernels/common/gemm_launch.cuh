@@ -52,23 +52,19 @@ inline bool splits_supported() {
 
 // A launch configuration of `blocks` CTAs in clusters of `cluster` along x (not copyable: cfg
 // points at attr).
-// cooperative: the launch fails rather than start CTAs that cannot all be resident at once (for
-// kernels with a grid-wide barrier).
 struct ClusterLaunch {
   cudaLaunchConfig_t cfg{};
-  cudaLaunchAttribute attr[2]{};
-  ClusterLaunch(int64_t blocks, int threads, size_t smem, int cluster, cudaStream_t stream, bool cooperative = false) {
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = static_cast<unsigned>(cluster);
-    attr[0].val.clusterDim.y = attr[0].val.clusterDim.z = 1;
-    attr[1].id = cudaLaunchAttributeCooperative;
-    attr[1].val.cooperative = 1;
+  cudaLaunchAttribute attr{};
+  ClusterLaunch(int64_t blocks, int threads, size_t smem, int cluster, cudaStream_t stream) {
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = static_cast<unsigned>(cluster);
+    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
     cfg.gridDim = dim3(static_cast<unsigned>(blocks));
     cfg.blockDim = dim3(static_cast<unsigned>(threads));
     cfg.dynamicSmemBytes = smem;
     cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = cooperative ? 2 : 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
   }
   ClusterLaunch(const ClusterLaunch&) = delete;
   ClusterLaunch& operator=(const ClusterLaunch&) = delete;
@@ -97,13 +93,6 @@ template <class Kernel, class... Args>
 void launch_clustered(Kernel kernel, int64_t blocks, int threads, size_t smem, int cluster, cudaStream_t stream,
                       Args... args) {
   const ClusterLaunch cl(blocks, threads, smem, cluster, stream);
-  CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, kernel, args...));
-}
-// The same as a cooperative launch (every CTA resident at once, or an error).
-template <class Kernel, class... Args>
-void launch_clustered_cooperative(Kernel kernel, int64_t blocks, int threads, size_t smem, int cluster,
-                                  cudaStream_t stream, Args... args) {
-  const ClusterLaunch cl(blocks, threads, smem, cluster, stream, true);
   CUDA_CHECK(cudaLaunchKernelEx(&cl.cfg, kernel, args...));
 }
 

@@ -5,10 +5,9 @@
 // operand, a persistent grid over the output tiles, and split-K through distributed shared
 // memory where the tiles do not fill the GPU.
 //
-// One launch per call (cooperative: every CTA resident), in two phases:
-//   1. the token pre-pass (gemm_tokens.cuh decode_token_chunks), by every thread of the grid: A
-//      (tokens) -> exact FP16 in a workspace [L][M_pad][K], "fragment order" inside each
-//      64-element chunk; then a grid-wide barrier (P15: it was a launch of its own, 4-7 us).
+// Two launches per call, both timed:
+//   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 in a workspace [L][M_pad][K],
+//      "fragment order" inside each 64-element chunk.
 //   2. wgmma_gemm<NB, C, T>: swap-AB. CTA tile = 64 x C weight slots (wgmma M side: 64 per
 //      consumer warpgroup) x T tokens (wgmma N: 128, or 256 for M > 128), K step 64. The runner
 //      picks (C, T) per case from (2, 128), (3, 128), (2, 256) by a cost model with measured
@@ -65,8 +64,6 @@ inline constexpr int kMT = 1;
 inline constexpr int kBK = kTokenChunk;              // 64
 inline constexpr int kAtomBytes = 512;               // blocked scales of 128 rows x 4 scale columns
 inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1 and x2 of an output together)
-// Rounds of token blocks each thread fetches ahead in the fused pre-pass (P15).
-inline constexpr int kTokenAhead = 4;
 // Relative K-step time of 2 consumers x 256 tokens (see WgmmaRunner).
 inline constexpr double kWideStep = 1.73;
 
@@ -198,33 +195,9 @@ __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t
 
 // Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
 // (group_gemm; group g's descriptors at table[g] in global memory).
-#if NVFP4_SM90A
-// Every CTA of the grid waits here until all have arrived (they are all resident: the launch is
-// cooperative). `arrived` counts arrivals over every launch of the kernel, never reset: a launch's
-// CTAs wait for the next multiple of the grid size. Global writes before it (the token workspace)
-// are visible after it, to generic loads and to TMA (the async proxy), and this CTA's generic
-// accesses to its shared memory are ordered before later TMA writes into it.
-__device__ __forceinline__ void grid_barrier(unsigned long long* arrived) {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    const unsigned long long ticket = atomicAdd(arrived, 1ull);
-    const unsigned long long target = (ticket / gridDim.x + 1) * gridDim.x;
-    unsigned long long now;
-    do {
-      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(now) : "l"(arrived) : "memory");
-    } while (now < target);
-    asm volatile("fence.proxy.async.global;" ::: "memory");
-  }
-  __syncthreads();
-}
-#endif
-
 template <int NB, int C, int T, class Sched>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
-    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table, const Sched sched, int units,
-                      const __grid_constant__ TokenJob tokens, unsigned long long* __restrict__ arrived) {
+    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table, const Sched sched, int units) {
 #if NVFP4_SM90A
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
@@ -248,20 +221,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     sm90::mbar_init_fence();
   }
-  // The token pre-pass, fused (docs/perf-notes.md P15): every thread of every CTA decodes chunks of
-  // the token workspace (staged in the ring, not in use yet), then the grid waits for all of them
-  // before any TMA reads the workspace.
-  // The grid has only (2 or 3 + 1) x 128 threads per SM for up to ~460,000 blocks (G=8 x 1024
-  // tokens x 7168): each thread fetches kTokenAhead rounds' blocks before decoding the first.
-  {
-    uint4* stage = reinterpret_cast<uint4*>(ring);                                 // kThreads x 32 bytes
-    int64_t* starts = reinterpret_cast<int64_t*>(ring + Cf::kThreads * 32);      // the group starts after it
-    static_assert(Cf::kThreads * 32 + kMaxSharedGroups * 8 <= kStages * kStageBytes, "pre-pass fits the ring");
-    decode_token_rounds<Cf::kThreads, kTokenAhead>(tokens, load_group_chunks(tokens, starts),
-                                                   int64_t{blockIdx.x} * (Cf::kThreads / 4),
-                                                   int64_t{gridDim.x} * (Cf::kThreads / 4), stage);
-  }
-  grid_barrier(arrived);
+  __syncthreads();
 
   if (warpgroup == 0) {  // ---- producer ----
     sm90::setmaxnreg_dec<Cf::kProducerRegs>();
@@ -273,7 +233,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       constexpr uint32_t kBytes = kTokBytes + kWBytes + kAtoms * kAtomBytes;
       int s = 0;
       uint32_t phase = 0;
-      for (int u = sm90::cta_index(); u < units; u += gridDim.x) {
+      for (int u = blockIdx.x; u < units; u += gridDim.x) {
         const Tile tile = sched.at(u);
         const GemmEntry& e = sched.entry(tile.group);
         const Maps& mp = table == nullptr ? maps : table[tile.group];
@@ -334,7 +294,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   static_assert(kMT == 1, "one m64 tile per consumer warpgroup (load_step, decode_slice)");
   // A fragments of the last two k16 slices issued: slice q uses frag[q & 1] (4 slices per step).
   uint32_t frag[2][4];
-  for (int u = sm90::cta_index(); u < units; u += gridDim.x) {
+  for (int u = blockIdx.x; u < units; u += gridDim.x) {
     const Tile tile = sched.at(u);
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
     uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
@@ -414,8 +374,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   (void)table;
   (void)sched;
   (void)units;
-  (void)tokens;
-  (void)arrived;
   __trap();  // the host runs this variant only on compute capability 9.0 (unsupported())
 #endif
 }
@@ -523,7 +481,6 @@ class WgmmaRunner final : public Runner {
     m_consumers = sp.consumers;
     m_tok = sp.tokens;
     m_tokens = TokenWorkspace(sp.lp, stream);
-    CUDA_CHECK(cudaMemsetAsync(m_arrived.get(), 0, m_arrived.bytes(), stream));
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     m_units = sp.units;
     m_blocks = sp.blocks;
@@ -543,7 +500,7 @@ class WgmmaRunner final : public Runner {
              std::to_string(sp.lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
   }
   void run(cudaStream_t stream) override {
-    // No pre-pass launch: the kernel decodes the tokens itself before its main loop (P15).
+    m_tokens.decode(stream);
     if (m_tok == 256)
       launch<2, 256>(stream);
     else if (m_consumers == 3)
@@ -577,13 +534,11 @@ class WgmmaRunner final : public Runner {
   }
   template <int C, int T>
   void launch(cudaStream_t stream) {
-    launch_clustered_cooperative(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads,
-                                 Cfg<C, T>::kSmemBytes, m_sched.ts.splits, stream, m_maps,
-                                 static_cast<const Maps*>(m_map_table.get<Maps>()), m_sched, m_units, m_tokens.job(),
-                                 m_arrived.get<unsigned long long>());
+    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
+                     m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()), m_sched,
+                     m_units);
   }
   TokenWorkspace m_tokens;
-  DeviceBuffer m_arrived{sizeof(unsigned long long)};  // grid_barrier's arrival count, zeroed in prepare
   DeviceBuffer m_map_table;
   Sched m_sched;
   Maps m_maps{};

@@ -23,14 +23,6 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// blockIdx.x, read again where it is used: kept live from the kernel's start across setmaxnreg,
-// ptxas spilled it to local memory.
-__device__ __forceinline__ int cta_index() {
-  int v;
-  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(v));
-  return v;
-}
-
 // Shared-memory loads by address (volatile: they stay after the mbarrier wait that guards them).
 __device__ __forceinline__ uint2 lds_u32x2(uint32_t addr) {
   uint2 v;
