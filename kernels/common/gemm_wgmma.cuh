@@ -64,8 +64,12 @@ inline constexpr int kMT = 1;
 inline constexpr int kBK = kTokenChunk;              // 64
 inline constexpr int kAtomBytes = 512;               // blocked scales of 128 rows x 4 scale columns
 inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1 and x2 of an output together)
-// Relative K-step time of 2 consumers x 256 tokens (see WgmmaRunner).
-inline constexpr double kWideStep = 1.73;
+// The cost model's inputs (WgmmaRunner), measured on an H100 after P14 (docs/perf-notes.md P17):
+// K-step times of 3 x 128 and 2 x 256 relative to 2 x 128, from one-round launches without split,
+// and the extra cost of a split-K launch (its DSMEM reduction and shorter units), in 2 x 128 steps.
+inline constexpr double kThreeStep = 1.49;
+inline constexpr double kWideStep = 1.87;
+inline constexpr double kSplitSteps = 10.0;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -419,8 +423,9 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
 
 // One CTA shape's launch over a case: the plan (tiles, one-wave split count), the units and CTAs,
 // and the model cost the runner compares: rounds of the persistent grid x K steps per unit x the
-// measured time of one K step of that CTA shape relative to (2 consumers, 128 tokens) (H100,
-// docs/perf-notes.md P5/P7). Grouped: the K steps of all units spread evenly over the CTAs.
+// measured time of one K step of that CTA shape relative to (2 consumers, 128 tokens), plus
+// kSplitSteps for a split-K launch (H100, docs/perf-notes.md P5/P7/P17). Grouped: the K steps of
+// all units spread evenly over the CTAs.
 struct ShapePlan {
   int consumers = 2, tokens = 128, slots = 128;
   LaunchPlan lp;
@@ -442,7 +447,8 @@ ShapePlan plan_shape(const CaseView& c, double step_time) {
   const int splits = sp.lp.ts.splits;
   if (sp.lp.entries.size() == 1) {
     const int64_t rounds = (sp.units + sp.blocks - 1) / sp.blocks;
-    sp.cost = static_cast<double>(rounds) * ((sp.lp.entries[0].k_steps + splits - 1) / splits) * step_time;
+    sp.cost = static_cast<double>(rounds) * ((sp.lp.entries[0].k_steps + splits - 1) / splits) * step_time +
+              (splits > 1 ? kSplitSteps : 0.0);
   } else {
     double steps = 0;
     for (const GemmEntry& e : sp.lp.entries)
@@ -463,13 +469,14 @@ class WgmmaRunner final : public Runner {
 
  public:
   WgmmaRunner(const CaseView& c, cudaStream_t stream) {
-    // K-step times relative to (2, 128), measured on an H100 (docs/perf-notes.md P5, P7): (3, 128)
-    // does 1.5x the slots in 1.35x the time, (2, 256) twice the tokens in 1.73x (kWideStep).
+    // K-step times relative to (2, 128), measured on an H100 (docs/perf-notes.md P5, P7, P17): since
+    // P14's decode (3, 128) does 1.5x the slots in 1.49x the time (kThreeStep), (2, 256) twice the
+    // tokens in 1.87x (kWideStep); a split-K launch costs kSplitSteps more.
     // NVFP4_PERSISTENT_CTA=2x128|3x128|2x256 forces a shape (for measuring the model's inputs).
     const char* force = std::getenv("NVFP4_PERSISTENT_CTA");
     const std::string forced = force ? force : "";
     ShapePlan best = plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9);
-    const ShapePlan three = plan_shape<NB, 3, 128, Sched>(c, forced.empty() || forced == "3x128" ? 1.35 : 1e9);
+    const ShapePlan three = plan_shape<NB, 3, 128, Sched>(c, forced.empty() || forced == "3x128" ? kThreeStep : 1e9);
     if (three.cost < best.cost) best = three;
     int64_t max_m = 0;
     for (const GemmOperands& g : c.groups) max_m = std::max(max_m, g.dims.m);
