@@ -21,11 +21,11 @@
 //      rows span (PROBLEMS.md 1.3: 128 rows x 4 scales are contiguous), completing on the
 //      stage's `full` mbarrier.
 //      Consumers: lane (g, t) of warp w in warpgroup c loads, for rows 8h + g of its warp's 16
-//      slots, scale block t of the chunk (one LDS.64 + one scale byte per row), and works through
-//      the chunk's four k16 slices: wait until at most the previous slice's wgmma still runs,
-//      decode this slice's A fragment (the shift trick, core/fp4_decode.cuh: half a word per row,
-//      4 HMUL2) into one of two 4-register buffers, issue one wgmma m64nTk16 (A registers, B =
-//      token tile in shared memory), commit. So each warpgroup decodes slice q + 1 while the
+//      slots, scale block t of the chunk (one LDS.64 + one scale byte per row, the words turned
+//      into byte form at once: core/fp4_decode.cuh), and works through the chunk's four k16
+//      slices: wait until at most the previous slice's wgmma still runs, build this slice's A
+//      fragment (one PRMT and one HMUL2 per half2) into one of two 4-register buffers, issue one
+//      wgmma m64nTk16 (A registers, B = token tile in shared memory), commit. So each warpgroup decodes slice q + 1 while the
 //      wgmma of slice q runs (docs/perf-notes.md P9). A stage is freed (`empty`, every consumer
 //      thread arrives) once the wgmma of its last slice is done.
 //   Persistent: grid = min(units, resident CTAs); CTA b computes units b, b + grid, ... (a unit

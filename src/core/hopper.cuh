@@ -68,20 +68,19 @@ __device__ __forceinline__ void fence_regs(float (&r)[R]) {
 // Fields: start address >> 4 (bits 0-13), leading byte offset >> 4 (16-29, unused with this
 // swizzle), stride byte offset >> 4 (32-45: 1024 bytes between groups of 8 rows), layout (62-63:
 // 1 = 128-byte swizzle).
-__device__ __forceinline__ uint64_t desc_kmajor_sw128(uint32_t smem_byte_addr) {
-  return (uint64_t{(smem_byte_addr & 0x3FFFFu) >> 4}) | (uint64_t{1} << 16) | (uint64_t{1024 >> 4} << 32) |
-         (uint64_t{1} << 62);
-}
-// The same descriptor in two halves, for loops that step through a ring: the low word (start
-// address >> 4, leading byte offset) of the tile at `smem_byte_addr`, to which a byte offset d
-// within shared memory adds as d >> 4 (the 14-bit address field cannot carry: shared memory is
-// below 256 KB); the high word is the same for every tile of this layout.
+// In two halves, for loops that step through a ring: the low word (start address >> 4, leading
+// byte offset) of the tile at `smem_byte_addr`, to which a byte offset d within shared memory adds
+// as d >> 4 (the 14-bit address field cannot carry: shared memory is below 256 KB); the high word
+// (stride byte offset, layout) is the same for every tile of this layout.
 inline constexpr uint32_t kDescSw128Hi = (1024u >> 4) | (1u << 30);
 __device__ __forceinline__ uint32_t desc_kmajor_sw128_lo(uint32_t smem_byte_addr) {
   return ((smem_byte_addr & 0x3FFFFu) >> 4) | (1u << 16);
 }
 __device__ __forceinline__ uint64_t desc_from_lo(uint32_t lo) {
   return (uint64_t{kDescSw128Hi} << 32) | lo;
+}
+__device__ __forceinline__ uint64_t desc_kmajor_sw128(uint32_t smem_byte_addr) {
+  return desc_from_lo(desc_kmajor_sw128_lo(smem_byte_addr));
 }
 
 // ---- wgmma m64n128k16, FP16 x FP16 -> FP32, A from registers ----
