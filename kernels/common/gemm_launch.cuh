@@ -105,6 +105,7 @@ struct LaunchPlan {
   TileShape ts;
   int64_t tiles = 0;
   int64_t token_elems = 0;  // size of the token workspace
+  int64_t steps = 0;        // K steps of all tiles (stream-K's iterations; entries' first_step valid below 2^31)
 };
 
 template <class Kernel>
@@ -123,6 +124,8 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
     e.first_tile = static_cast<int>(lp.tiles);
     e.m_pad = int64_t{e.tiles_t} * tile_tokens;
     e.tok_offset = lp.token_elems;
+    e.first_step = static_cast<int>(std::min<int64_t>(lp.steps, INT32_MAX));
+    lp.steps += int64_t{e.tiles_t} * e.tiles_n * p.l * e.k_steps;
     lp.tiles += int64_t{e.tiles_t} * e.tiles_n * p.l;
     lp.token_elems += p.l * e.m_pad * p.k;
     min_k_steps = std::min(min_k_steps, e.k_steps);

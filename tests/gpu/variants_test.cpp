@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <stdlib.h>
 
 #include "core/case_data.hpp"
 #include "core/device_buffer.hpp"
@@ -15,7 +16,8 @@ using namespace nvfp4;
 
 namespace {
 
-void check_all_variants(Problem p, const std::vector<CaseSpec>& cases) {
+// `only`: one variant's name, or every variant when empty.
+void check_all_variants(Problem p, const std::vector<CaseSpec>& cases, const std::string& only = "") {
   const DeviceInfo dev = query_device(0);
   Stream stream;
   DeviceReference reference(dev);
@@ -28,7 +30,7 @@ void check_all_variants(Problem p, const std::vector<CaseSpec>& cases) {
       for (const VariantInfo* v : variants_for(p)) {
         const std::string what = fmt::format("{} {} {} dist={}", to_string(p), format_shape(p, spec.shape), v->name,
                                              to_string(dist));
-        if (!v->unsupported(dev, spec.shape).empty()) continue;
+        if (!v->unsupported(dev, spec.shape).empty() || (!only.empty() && v->name != only)) continue;
         auto runner = v->prepare(data.view(), stream.get());
         data.poison_outputs(stream.get());
         runner->run(stream.get());
@@ -77,4 +79,34 @@ TEST(Variants, GemvEveryBatchCount) {
     cases.push_back(c);
   }
   check_all_variants(Problem::gemv, cases);
+}
+
+// The `persistent` GEMM family under each way of sharing out its work, forced (the default run
+// above takes the cost model's pick): data-parallel with cluster split-K, and stream-K over the
+// model's CTA count and over 5 CTAs, whose runs straddle the small test shapes' tiles in every
+// way (partial sums written, owners adding one to several), in each CTA shape.
+TEST(Variants, PersistentEverySchedule) {
+  struct ScopedEnv {  // sets `name` to `value` (unset when empty) for its lifetime
+    std::string name;
+    ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
+      if (value.empty())
+        unsetenv(name.c_str());
+      else
+        setenv(name.c_str(), value.c_str(), 1);
+    }
+    ~ScopedEnv() { unsetenv(name.c_str()); }
+  };
+  struct Sched {
+    const char* sched;
+    const char* ctas;
+  };
+  for (const char* cta : {"2x128", "3x128", "2x256"})
+    for (const Sched s : {Sched{"data", ""}, Sched{"stream-k", ""}, Sched{"stream-k", "5"}}) {
+      SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_CTA={} NVFP4_PERSISTENT_SCHED={} NVFP4_PERSISTENT_SK_CTAS={}", cta,
+                               s.sched, s.ctas));
+      const ScopedEnv e1("NVFP4_PERSISTENT_CTA", cta), e2("NVFP4_PERSISTENT_SCHED", s.sched),
+          e3("NVFP4_PERSISTENT_SK_CTAS", s.ctas);
+      for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
+        check_all_variants(p, test_cases(p), "persistent");
+    }
 }
