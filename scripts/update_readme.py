@@ -65,6 +65,13 @@ def table(report_path: Path) -> str:
     for (p, v), ts in sorted(per_variant.items(), key=lambda kv: (kv[0][0], ORDER.index(kv[0][1]) if kv[0][1] in ORDER else 99)):
         g = math.exp(sum(math.log(x) for x in ts) / len(ts))
         lines.append(f"| {p} | {v} | {len(ts)} | {g:.2f} |")
+    plans = [r for r in rep["results"] if r.get("plan")]
+    if plans:
+        lines += ["", "How the variants that choose a launch per shape launched each case (the result's `plan`: "
+                  "CTA shape, tiles, K splits and CTAs, from the cost model described above):", "",
+                  "| problem | shape | variant | plan |", "| --- | --- | --- | --- |"]
+        for r in plans:
+            lines.append(f"| {r['problem']} | {short_shape(r['problem'], r['shape'])} | {r['variant']} | {r['plan']} |")
     return "\n".join(lines)
 
 
