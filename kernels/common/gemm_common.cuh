@@ -362,32 +362,38 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
   const int u0 = static_cast<int>(rank) * kUnits / splits, u1 = (static_cast<int>(rank) + 1) * kUnits / splits;
   const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(mine));
-  // Rank c's values of this CTA's share: every float4 of the share is loaded before any is added,
-  // so a rank costs one DSMEM round trip, not one per float4 (the loop over ranks is not
-  // unrolled, which keeps the loads of one rank in flight together).
+  // The share is zeroed, then summed rank by rank (rank 0 first, as before), every float4 of up to
+  // kBatch units of it loaded before any is added: one DSMEM round trip per rank and batch rather
+  // than per float4. (The loop over ranks is not unrolled, which keeps one batch's loads together
+  // and its registers bounded: the whole share at once spilled the 128-register `vectorized`.)
+  constexpr int kBatch = 4;
 #pragma unroll
   for (int u = 0; u < kUnits; ++u) {
     if (u < u0 || u >= u1) continue;
 #pragma unroll
     for (int r = u * kUnit; r < (u + 1) * kUnit; ++r) acc[r] = 0.0f;
   }
+#pragma unroll
+  for (int ub = 0; ub < kUnits; ub += kBatch) {
+    if (ub + kBatch <= u0 || ub >= u1) continue;
 #pragma unroll 1
-  for (int c = 0; c < splits; ++c) {
-    uint32_t remote;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(c));
+    for (int c = 0; c < splits; ++c) {
+      uint32_t remote;
+      asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(c));
 #pragma unroll
-    for (int u = 0; u < kUnits; ++u) {
-      if (u < u0 || u >= u1) continue;
+      for (int u = ub; u < ub + kBatch && u < kUnits; ++u) {
+        if (u < u0 || u >= u1) continue;
 #pragma unroll
-      for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) {
-        float4 v;
-        asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "r"(remote + static_cast<uint32_t>((q * kThreads + tid) * sizeof(float4))));
-        acc[4 * q] += v.x;
-        acc[4 * q + 1] += v.y;
-        acc[4 * q + 2] += v.z;
-        acc[4 * q + 3] += v.w;
+        for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) {
+          float4 v;
+          asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                       : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                       : "r"(remote + static_cast<uint32_t>((q * kThreads + tid) * sizeof(float4))));
+          acc[4 * q] += v.x;
+          acc[4 * q + 1] += v.y;
+          acc[4 * q + 2] += v.z;
+          acc[4 * q + 3] += v.w;
+        }
       }
     }
   }
