@@ -258,6 +258,18 @@ __device__ __forceinline__ SegmentRole work_role(const Sched& sched, const WorkP
   return role_after(wp.sk, static_cast<int>(blockIdx.x), c.it, sched.span(c.it - 1), peer_end);
 }
 
+// The tile of next_work's last answer again, for kernels that do not keep it live through their
+// main loop.
+template <class Sched>
+__device__ __forceinline__ Tile work_tile(const Sched& sched, const WorkPlan& wp, const WorkCursor& c) {
+  if (wp.sk.ctas == 0) return sched.at(c.it - static_cast<int>(gridDim.x));
+  Segment seg;
+  seg.span = sched.span(c.it - 1);
+  seg.k_begin = max(seg.span.first, wp.sk.begin(static_cast<int>(blockIdx.x))) - seg.span.first;
+  seg.k_end = c.it - seg.span.first;
+  return sched.tile_at(seg);
+}
+
 // Stream-K partial sums. kThreads threads (tid = 0 .. kThreads - 1, those holding accumulators)
 // call these together; `sync()` is a barrier over exactly them.
 // A kPartial segment: store this thread's accumulators to the CTA's slot (float4 [q][tid]:

@@ -75,11 +75,9 @@ inline constexpr double kThreeStep = 1.49;
 inline constexpr double kWideStep = 1.87;
 inline constexpr double kSplitSteps = 10.0;
 // Stream-K (P18, not yet measured: estimates to be fitted): a partial tile of 2 x 128 accumulators
-// (64 KiB) read from L2 by its owner ~ 3 K steps, written by its CTA ~ 1; at least
-// kStreamKMinSteps K steps per CTA.
+// (64 KiB) read from L2 by its owner ~ 3 K steps, written by its CTA ~ 1.
 inline constexpr double kPeerSteps = 3.0;
 inline constexpr double kStoreSteps = 1.0;
-inline constexpr int kStreamKMinSteps = 4;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -443,21 +441,6 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
   return m;
 }
 
-// The busiest CTA's K steps when CTA b of `blocks` takes units b, b + blocks, ... of a launch
-// planned as `lp` (a unit: one of the ts.splits K ranges of a tile).
-inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {
-  std::vector<int64_t> per_cta(static_cast<size_t>(blocks), 0);
-  const int splits = lp.ts.splits;
-  int64_t u = 0;
-  for (const GemmEntry& e : lp.entries) {
-    const int64_t tiles = int64_t{e.tiles_t} * e.tiles_n * e.args.l;
-    for (int64_t t = 0; t < tiles; ++t)
-      for (int s = 0; s < splits; ++s, ++u)
-        per_cta[static_cast<size_t>(u % blocks)] += e.k_steps * (s + 1) / splits - e.k_steps * s / splits;
-  }
-  return *std::max_element(per_cta.begin(), per_cta.end());
-}
-
 // One CTA shape's launch over a case: the plan (tiles, one-wave split count), how its work is
 // shared out, and the model cost the runner compares, in K steps of (2 consumers, 128 tokens):
 //   data-parallel: the busiest CTA's K steps x the measured time of one K step of this CTA shape
@@ -485,32 +468,23 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   sp.slot_floats = Cf::kRegs * C * 128;
   sp.lp = plan_launch(kernel, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T, Cf::kSlots / NB, kBK, 4);
   const int64_t resident = resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, 1);
-  const bool can_stream = sp.lp.steps < INT32_MAX && resident < (1 << 15);
-  double sk_cost = 1e300;
-  StreamK sk;
-  if (can_stream && sched != "data") {
-    int64_t ctas = std::min<int64_t>(resident, sp.lp.steps / kStreamKMinSteps);
-    // NVFP4_PERSISTENT_SK_CTAS=n forces the CTA count (tests: runs that straddle tiles in every way),
-    // never above what is resident at once (an owner waits for the CTAs after it).
-    if (const char* n = std::getenv("NVFP4_PERSISTENT_SK_CTAS")) ctas = std::min<int64_t>(resident, std::atoi(n));
-    sk = StreamK(static_cast<int>(sp.lp.steps), static_cast<int>(std::max<int64_t>(1, ctas)));
+  StreamKPlan skp;
+  if (sched != "data") {
     const double tile_scale = static_cast<double>(C * T) / (2 * 128);
-    const GemmEntry* entries = sp.lp.entries.data();
-    const int groups = static_cast<int>(sp.lp.entries.size());
-    sk_cost = stream_k_cost(sk, [&](int it) { return span_in_table(entries, groups, it); },
-                            kPeerSteps * tile_scale / step_time, kStoreSteps * tile_scale / step_time) *
-              step_time;
+    skp = plan_stream_k(sp.lp, resident, kPeerSteps * tile_scale / step_time, kStoreSteps * tile_scale / step_time,
+                        "NVFP4_PERSISTENT_SK_CTAS");
+    skp.cost *= step_time;
   }
   const int splits = sp.lp.ts.splits;
   sp.units = static_cast<int>(sp.lp.tiles * splits);
   sp.blocks = splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
   sp.cost = data_parallel_steps(sp.lp, sp.blocks) * step_time + (splits > 1 ? kSplitSteps : 0.0);
-  if (sk_cost < sp.cost || (sched == "stream-k" && can_stream)) {
+  if (skp.sk.ctas > 0 && (skp.cost < sp.cost || sched == "stream-k")) {
     sp.stream_k = true;
     sp.lp.ts.splits = 1;
-    sp.units = sk.total;
-    sp.blocks = sk.ctas;
-    sp.cost = sk_cost;
+    sp.units = skp.sk.total;
+    sp.blocks = skp.sk.ctas;
+    sp.cost = skp.cost;
   }
   return sp;
 }
@@ -533,8 +507,7 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_SCHED=data|stream-k forces how the work is shared out (both, for measuring).
     const char* force = std::getenv("NVFP4_PERSISTENT_CTA");
     const std::string forced = force ? force : "";
-    const char* sched_env = std::getenv("NVFP4_PERSISTENT_SCHED");
-    const std::string sched = sched_env ? sched_env : "";
+    const std::string sched = forced_schedule("NVFP4_PERSISTENT_SCHED");
     ShapePlan best = plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9, sched);
     const ShapePlan three =
         plan_shape<NB, 3, 128, Sched>(c, forced.empty() || forced == "3x128" ? kThreeStep : 1e9, sched);

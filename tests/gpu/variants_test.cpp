@@ -81,27 +81,35 @@ TEST(Variants, GemvEveryBatchCount) {
   check_all_variants(Problem::gemv, cases);
 }
 
-// The `persistent` GEMM family under each way of sharing out its work, forced (the default run
-// above takes the cost model's pick): data-parallel with cluster split-K, and stream-K over the
-// model's CTA count and over 5 CTAs, whose runs straddle the small test shapes' tiles in every
-// way (partial sums written, owners adding one to several), in each CTA shape.
+namespace {
+
+struct ScopedEnv {  // sets `name` to `value` (unset when empty) for its lifetime
+  std::string name;
+  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
+    if (value.empty())
+      unsetenv(name.c_str());
+    else
+      setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() { unsetenv(name.c_str()); }
+};
+
+// The ways of sharing out the work the schedule tests force: data-parallel (with cluster split-K),
+// stream-K over the model's CTA count, and stream-K over 5 CTAs, whose runs straddle the small test
+// shapes' tiles in every way (partial sums written, owners adding one to several).
+struct Schedule {
+  const char* sched;
+  const char* ctas;
+};
+constexpr Schedule kSchedules[] = {{"data", ""}, {"stream-k", ""}, {"stream-k", "5"}};
+
+}  // namespace
+
+// The `persistent` GEMM family under each schedule in each CTA shape, forced (the default run
+// above takes the cost model's pick).
 TEST(Variants, PersistentEverySchedule) {
-  struct ScopedEnv {  // sets `name` to `value` (unset when empty) for its lifetime
-    std::string name;
-    ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
-      if (value.empty())
-        unsetenv(name.c_str());
-      else
-        setenv(name.c_str(), value.c_str(), 1);
-    }
-    ~ScopedEnv() { unsetenv(name.c_str()); }
-  };
-  struct Sched {
-    const char* sched;
-    const char* ctas;
-  };
   for (const char* cta : {"2x128", "3x128", "2x256"})
-    for (const Sched s : {Sched{"data", ""}, Sched{"stream-k", ""}, Sched{"stream-k", "5"}}) {
+    for (const Schedule& s : kSchedules) {
       SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_CTA={} NVFP4_PERSISTENT_SCHED={} NVFP4_PERSISTENT_SK_CTAS={}", cta,
                                s.sched, s.ctas));
       const ScopedEnv e1("NVFP4_PERSISTENT_CTA", cta), e2("NVFP4_PERSISTENT_SCHED", s.sched),
@@ -109,4 +117,14 @@ TEST(Variants, PersistentEverySchedule) {
       for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
         check_all_variants(p, test_cases(p), "persistent");
     }
+}
+
+// The `tensor-core` GEMM family under each schedule, forced.
+TEST(Variants, TensorCoreEverySchedule) {
+  for (const Schedule& s : kSchedules) {
+    SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_SCHED={} NVFP4_TENSOR_CORE_SK_CTAS={}", s.sched, s.ctas));
+    const ScopedEnv e1("NVFP4_TENSOR_CORE_SCHED", s.sched), e2("NVFP4_TENSOR_CORE_SK_CTAS", s.ctas);
+    for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
+      check_all_variants(p, test_cases(p), "tensor-core");
+  }
 }
