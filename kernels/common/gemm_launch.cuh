@@ -164,6 +164,25 @@ inline StreamKPlan plan_stream_k(const LaunchPlan& lp, int64_t resident, double 
   return p;
 }
 
+// A stream-K launch's workspace: a partial-sum slot of `slot_floats` floats and a flag per CTA,
+// the flags zeroed here (prepare, untimed) and left zero by every launch; plan() is the kernels'
+// WorkPlan over it.
+struct StreamKWorkspace {
+  DeviceBuffer partials, flags;
+  WorkPlan plan;
+  StreamKWorkspace() = default;
+  StreamKWorkspace(const StreamK& sk, int slot_floats, cudaStream_t stream)
+      : partials(static_cast<size_t>(sk.ctas) * slot_floats * sizeof(float)),
+        flags(static_cast<size_t>(sk.ctas) * sizeof(unsigned)) {
+    CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.bytes(), stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    plan.sk = sk;
+    plan.slot_floats = slot_floats;
+    plan.partials = partials.get<float>();
+    plan.flags = flags.get<unsigned>();
+  }
+};
+
 // The busiest CTA's K steps when CTA b of `blocks` takes units b, b + blocks, ... of a launch
 // planned as `lp` (a unit: one of the ts.splits K ranges of a tile).
 inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {

@@ -322,39 +322,30 @@ class MmaRunner final : public Runner {
     m_tokens = TokenWorkspace(lp, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
     m_plan = std::to_string(lp.tiles) + " tiles";
-    m_stream_k = stream_k;
     if (stream_k) {
-      m_work.sk = skp.sk;
-      m_work.slot_floats = kRegs * kThreads;
       m_blocks = skp.sk.ctas;
-      m_partials = DeviceBuffer(static_cast<size_t>(m_blocks) * m_work.slot_floats * sizeof(float));
-      m_flags = DeviceBuffer(static_cast<size_t>(m_blocks) * sizeof(unsigned));
-      CUDA_CHECK(cudaMemsetAsync(m_flags.get(), 0, m_flags.bytes(), stream));
-      CUDA_CHECK(cudaStreamSynchronize(stream));
-      m_work.partials = m_partials.get<float>();
-      m_work.flags = m_flags.get<unsigned>();
+      m_work = StreamKWorkspace(skp.sk, kRegs * kThreads, stream);
       m_plan += ", stream-K: " + std::to_string(lp.steps) + " K steps over " + std::to_string(m_blocks) + " CTAs";
     } else {
       m_blocks = m_sched.blocks();
-      m_work.units = static_cast<int>(m_blocks);
+      m_work.plan.units = static_cast<int>(m_blocks);
       m_plan += " x " + std::to_string(lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
     }
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
-    launch_clustered(m_stream_k ? mma_gemm_kernel<NB, Sched, true> : mma_gemm_kernel<NB, Sched, false>, m_blocks,
+    const bool stream_k = m_work.plan.sk.ctas > 0;
+    launch_clustered(stream_k ? mma_gemm_kernel<NB, Sched, true> : mma_gemm_kernel<NB, Sched, false>, m_blocks,
                      kThreads, kSmemBytes, m_sched.ts.splits, stream, static_cast<const __half*>(m_tokens.data()),
-                     m_sched, m_work);
+                     m_sched, m_work.plan);
   }
   std::string plan() const override { return m_plan; }
 
  private:
   TokenWorkspace m_tokens;
   Sched m_sched;
-  WorkPlan m_work;
-  DeviceBuffer m_partials, m_flags;  // stream-K workspace
+  StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
   int64_t m_blocks = 0;
-  bool m_stream_k = false;
   std::string m_plan;
 };
 

@@ -525,18 +525,10 @@ class WgmmaRunner final : public Runner {
     m_tokens = TokenWorkspace(sp.lp, stream);
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     m_blocks = sp.blocks;
-    if (sp.stream_k) {
-      m_work.sk = StreamK(sp.units, sp.blocks);
-      m_work.slot_floats = sp.slot_floats;
-      m_partials = DeviceBuffer(static_cast<size_t>(sp.blocks) * sp.slot_floats * sizeof(float));
-      m_flags = DeviceBuffer(static_cast<size_t>(sp.blocks) * sizeof(unsigned));
-      CUDA_CHECK(cudaMemsetAsync(m_flags.get(), 0, m_flags.bytes(), stream));
-      CUDA_CHECK(cudaStreamSynchronize(stream));
-      m_work.partials = m_partials.get<float>();
-      m_work.flags = m_flags.get<unsigned>();
-    } else {
-      m_work.units = sp.units;
-    }
+    if (sp.stream_k)
+      m_stream_k = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
+    else
+      m_stream_k.plan.units = sp.units;
 
     const int slots = sp.slots;
     std::vector<Maps> maps;
@@ -592,14 +584,13 @@ class WgmmaRunner final : public Runner {
   void launch(cudaStream_t stream) {
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
                      m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()), m_sched,
-                     m_work);
+                     m_stream_k.plan);
   }
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;
   Sched m_sched;
   Maps m_maps{};
-  WorkPlan m_work;
-  DeviceBuffer m_partials, m_flags;  // stream-K workspace
+  StreamKWorkspace m_stream_k;  // its plan: stream-K or data-parallel (units only)
   int m_blocks = 0, m_consumers = 2, m_tok = 128;
   std::string m_plan;
 };
