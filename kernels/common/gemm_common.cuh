@@ -249,13 +249,15 @@ __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp
 }
 // What the CTA does with the tile it has just run (next_work's last): kWhole (data-parallel:
 // always; a split tile's cluster reduces it, splitk_reduce), or stream-K's kPartial / kOwner
-// (peer_end as in Segment), from the cursor alone (stream_k.hpp role_after), so nothing extra is
-// live through the main loop.
+// (peer_end as in Segment), from the cursor alone (stream_k.hpp segment_before), so nothing extra
+// is live through the main loop.
 template <class Sched>
 __device__ __forceinline__ SegmentRole work_role(const Sched& sched, const WorkPlan& wp, const WorkCursor& c,
                                                  int& peer_end) {
   if (wp.sk.ctas == 0) return SegmentRole::kWhole;
-  return role_after(wp.sk, static_cast<int>(blockIdx.x), c.it, sched.span(c.it - 1), peer_end);
+  const Segment s = segment_before(wp.sk, static_cast<int>(blockIdx.x), c.it, sched.span(c.it - 1));
+  peer_end = s.peer_end;
+  return s.role;
 }
 
 // The tile of next_work's last answer again, for kernels that do not keep it live through their
@@ -263,11 +265,7 @@ __device__ __forceinline__ SegmentRole work_role(const Sched& sched, const WorkP
 template <class Sched>
 __device__ __forceinline__ Tile work_tile(const Sched& sched, const WorkPlan& wp, const WorkCursor& c) {
   if (wp.sk.ctas == 0) return sched.at(c.it - static_cast<int>(gridDim.x));
-  Segment seg;
-  seg.span = sched.span(c.it - 1);
-  seg.k_begin = max(seg.span.first, wp.sk.begin(static_cast<int>(blockIdx.x))) - seg.span.first;
-  seg.k_end = c.it - seg.span.first;
-  return sched.tile_at(seg);
+  return sched.tile_at(segment_before(wp.sk, static_cast<int>(blockIdx.x), c.it, sched.span(c.it - 1)));
 }
 
 // Stream-K partial sums. kThreads threads (tid = 0 .. kThreads - 1, those holding accumulators)

@@ -66,13 +66,17 @@ NVFP4_HD SegmentRole segment_role(const StreamK& sk, int cta, int k_begin, int k
   return SegmentRole::kOwner;
 }
 
-// The same role, of the segment CTA `cta` has just run, from its cursor `it_after` and the span of
+// The segment CTA `cta` has just run, with its role, from its cursor `it_after` and the span of
 // the segment's tile alone (the segment starts at the later of the tile's first iteration and the
 // CTA's): the kernels' form, which keeps nothing extra through the main loop.
-NVFP4_HD SegmentRole role_after(const StreamK& sk, int cta, int it_after, const TileSpan& span, int& peer_end) {
+NVFP4_HD Segment segment_before(const StreamK& sk, int cta, int it_after, const TileSpan& span) {
+  Segment s;
+  s.span = span;
   const int run_begin = sk.begin(cta);
-  const int start = span.first > run_begin ? span.first : run_begin;
-  return segment_role(sk, cta, start - span.first, it_after - span.first, span.steps, it_after, peer_end);
+  s.k_begin = (span.first > run_begin ? span.first : run_begin) - span.first;
+  s.k_end = it_after - span.first;
+  s.role = segment_role(sk, cta, s.k_begin, s.k_end, span.steps, it_after, s.peer_end);
+  return s;
 }
 
 // The next segment of CTA `cta`, whose cursor `it` starts at sk.begin(cta) and whose run ends at

@@ -2,8 +2,9 @@
 // stream_k_test.cpp: the stream-K split (kernels/common/stream_k.hpp) that the `persistent` GEMM
 // kernels run, enumerated on the host for every CTA: every K step of every tile is run exactly
 // once, each split tile has exactly one owner that adds exactly the partial sums of the CTAs that
-// hold its other runs, no CTA writes more than one partial, roles derived from the cursor after a
-// main loop (the kernels' form) agree with the enumeration, and the table lookup of grouped launches.
+// hold its other runs, no CTA writes more than one partial, segments and roles derived from the
+// cursor after a main loop (the kernels' form) agree with the enumeration, and the table lookup of
+// grouped launches.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -54,12 +55,14 @@ std::vector<Seen> enumerate(const Launch& l, int ctas, const std::string& what) 
     Segment s;
     std::vector<Seen> mine;
     while (next_segment(sk, b, it, end, [&](int i) { return l.span(i); }, s)) {
-      // The kernels' form of the role, from the cursor after the segment and the tile's span.
-      int peer_end = -1;
-      EXPECT_EQ(static_cast<int>(role_after(sk, b, it, l.span(it - 1), peer_end)), static_cast<int>(s.role))
-          << what << " cta " << b;
+      // The kernels' form, from the cursor after the segment and the tile's span alone.
+      const Segment again = segment_before(sk, b, it, l.span(it - 1));
+      EXPECT_EQ(again.span.tile, s.span.tile) << what << " cta " << b;
+      EXPECT_EQ(again.k_begin, s.k_begin) << what << " cta " << b;
+      EXPECT_EQ(again.k_end, s.k_end) << what << " cta " << b;
+      EXPECT_EQ(static_cast<int>(again.role), static_cast<int>(s.role)) << what << " cta " << b;
       if (s.role == SegmentRole::kOwner) {
-        EXPECT_EQ(peer_end, s.peer_end) << what << " cta " << b;
+        EXPECT_EQ(again.peer_end, s.peer_end) << what << " cta " << b;
       }
       mine.push_back(Seen{b, s, mine.empty(), false});
     }
