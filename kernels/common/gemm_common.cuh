@@ -110,7 +110,6 @@ struct Tile {
   int group;                     // which GEMM of the launch
   int l, m0, n0;                 // batch, first token, first output column
   int k_step_begin, k_step_end;  // in units of the kernel's K step
-  int split;                     // index of this K range among the tile's splits
 };
 
 // One GEMM's share of a launch.
@@ -133,7 +132,6 @@ __device__ __forceinline__ Tile tile_range(const GemmEntry& e, int group, int lo
                                            const TileShape& ts) {
   Tile t;
   t.group = group;
-  t.split = 0;
   const int tt = local_tile % e.tiles_t;
   const int rest = local_tile / e.tiles_t;
   t.l = rest / e.tiles_n;
@@ -143,12 +141,6 @@ __device__ __forceinline__ Tile tile_range(const GemmEntry& e, int group, int lo
   t.k_step_end = k_end;
   return t;
 }
-__device__ __forceinline__ Tile tile_of(const GemmEntry& e, int group, int local_tile, int split, const TileShape& ts) {
-  Tile t = tile_range(e, group, local_tile, e.k_steps * split / ts.splits, e.k_steps * (split + 1) / ts.splits, ts);
-  t.split = split;
-  return t;
-}
-
 // Split `split` of tile `tile` (its index in the launch) of GEMM `group`, as a Segment.
 __device__ __forceinline__ Segment split_unit(const GemmEntry& e, int group, int tile, int split, const TileShape& ts) {
   Segment s;
@@ -166,7 +158,7 @@ struct SingleScheduler {
   GemmEntry e;  // in the kernel's parameters
   TileShape ts;
   int64_t blocks() const { return int64_t{e.tiles_t} * e.tiles_n * e.args.l * ts.splits; }
-  __device__ Tile at(int block) const { return tile_of(e, 0, block / ts.splits, block % ts.splits, ts); }
+  __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int) const { return e; }
   __device__ TileSpan span(int it) const {
     const int tile = it / e.k_steps;
@@ -184,12 +176,7 @@ struct GroupScheduler {
   int64_t total_tiles = 0;
   TileShape ts;
   int64_t blocks() const { return total_tiles * ts.splits; }
-  __device__ Tile at(int block) const {
-    const int tile = block / ts.splits;
-    int g = 0;
-    while (g + 1 < groups && entries[g + 1].first_tile <= tile) ++g;
-    return tile_of(entries[g], g, tile - entries[g].first_tile, block % ts.splits, ts);
-  }
+  __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int g) const { return entries[g]; }
   __device__ TileSpan span(int it) const { return span_in_table(entries, groups, it); }
   __device__ Segment unit(int block) const {
