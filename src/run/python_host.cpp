@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "cli/plan.hpp"
+#include "core/scoped_env.hpp"
 #include "run/submission_harness.hpp"
 
 extern char** environ;
@@ -176,25 +177,6 @@ bool resolve_all(void* lib, EmbeddedPython::Api& a, std::string& missing) {
          resolve(lib, "Py_DecRef", a.Py_DecRef, missing) && resolve(lib, "PyErr_Print", a.PyErr_Print, missing);
 }
 
-// Sets an environment variable for the interpreter's start and puts the old value back after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : m_name(name) {
-    if (const char* old = std::getenv(name)) m_old = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (m_old) ::setenv(m_name, m_old->c_str(), 1);
-    else ::unsetenv(m_name);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* m_name;
-  std::optional<std::string> m_old;
-};
-
 }  // namespace
 
 EmbeddedPython* EmbeddedPython::start(const PythonProbe& probe, std::string& why) {
@@ -231,7 +213,7 @@ EmbeddedPython* EmbeddedPython::start(const PythonProbe& probe, std::string& why
     return fail(fmt::format("the libpython found for {} is Python {}, not {}", probe.executable,
                             lib_version.substr(0, lib_version.find(' ')), probe.version));
   if (!api->Py_IsInitialized()) {
-    ScopedEnv home("PYTHONHOME", probe.home);
+    const ScopedEnv home("PYTHONHOME", probe.home);  // for the interpreter's start only
     api->Py_InitializeEx(0);  // 0: Python installs no signal handlers (Ctrl-C stays nvfp4bench's)
   }
   void* code = api->Py_CompileString(std::string(harness_source()).c_str(), "submission_harness.py", kPyFileInput);

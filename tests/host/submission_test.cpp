@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/plan.hpp"
+#include "core/scoped_env.hpp"
 #include "report/report.hpp"
 #include "report/report_read.hpp"
 #include "run/submission.hpp"
@@ -28,18 +29,6 @@ std::string load_error(const std::vector<std::string>& specs, const std::vector<
   return "";
 }
 
-// PATH set to `value` for the lifetime of the object.
-class ScopedPath {
- public:
-  explicit ScopedPath(const char* value) : m_old(std::getenv("PATH") ? std::getenv("PATH") : "") {
-    setenv("PATH", value, 1);
-  }
-  ~ScopedPath() { setenv("PATH", m_old.c_str(), 1); }
-
- private:
-  std::string m_old;
-};
-
 }  // namespace
 
 TEST(Submission, MissingFile) {
@@ -58,7 +47,7 @@ TEST(Submission, NameClash) {
 }
 
 TEST(Submission, NoPythonMeansSkip) {
-  ScopedPath path("/nonexistent");
+  const ScopedEnv path("PATH", "/nonexistent");
   const LoadedSubmissions s = load_submissions({"dual_gemm=" + fixture("raises.py")}, std::nullopt, 0, {});
   ASSERT_EQ(s.variants.size(), 1u);  // PROBLEM= limits it to one problem
   EXPECT_EQ(s.variants[0]->name, "py:raises");
