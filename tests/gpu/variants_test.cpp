@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
-#include <stdlib.h>
+
+#include <optional>
+#include <string>
 
 #include "core/case_data.hpp"
+#include "core/scoped_env.hpp"
 #include "core/device_buffer.hpp"
 #include "core/variant.hpp"
 #include "gpu_test_util.hpp"
@@ -83,24 +86,17 @@ TEST(Variants, GemvEveryBatchCount) {
 
 namespace {
 
-struct ScopedEnv {  // sets `name` to `value` (unset when empty) for its lifetime
-  std::string name;
-  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
-    if (value.empty())
-      unsetenv(name.c_str());
-    else
-      setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() { unsetenv(name.c_str()); }
-};
-
 // The ways of sharing out the work the schedule tests force: data-parallel (with cluster split-K),
 // stream-K over the model's CTA count, and stream-K over 5 CTAs, whose runs straddle the small test
 // shapes' tiles in every way (partial sums written, owners adding one to several).
 struct Schedule {
   const char* sched;
-  const char* ctas;
+  const char* ctas;  // "": the model's count
 };
+// An environment variable for the scope of a forced schedule: `value`, or unset when it is "".
+std::optional<std::string> env_value(const char* value) {
+  return *value ? std::optional<std::string>(value) : std::nullopt;
+}
 constexpr Schedule kSchedules[] = {{"data", ""}, {"stream-k", ""}, {"stream-k", "5"}};
 
 }  // namespace
@@ -113,7 +109,7 @@ TEST(Variants, PersistentEverySchedule) {
       SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_CTA={} NVFP4_PERSISTENT_SCHED={} NVFP4_PERSISTENT_SK_CTAS={}", cta,
                                s.sched, s.ctas));
       const ScopedEnv e1("NVFP4_PERSISTENT_CTA", cta), e2("NVFP4_PERSISTENT_SCHED", s.sched),
-          e3("NVFP4_PERSISTENT_SK_CTAS", s.ctas);
+          e3("NVFP4_PERSISTENT_SK_CTAS", env_value(s.ctas));
       for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
         check_all_variants(p, test_cases(p), "persistent");
     }
@@ -123,7 +119,7 @@ TEST(Variants, PersistentEverySchedule) {
 TEST(Variants, TensorCoreEverySchedule) {
   for (const Schedule& s : kSchedules) {
     SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_SCHED={} NVFP4_TENSOR_CORE_SK_CTAS={}", s.sched, s.ctas));
-    const ScopedEnv e1("NVFP4_TENSOR_CORE_SCHED", s.sched), e2("NVFP4_TENSOR_CORE_SK_CTAS", s.ctas);
+    const ScopedEnv e1("NVFP4_TENSOR_CORE_SCHED", s.sched), e2("NVFP4_TENSOR_CORE_SK_CTAS", env_value(s.ctas));
     for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
       check_all_variants(p, test_cases(p), "tensor-core");
   }
