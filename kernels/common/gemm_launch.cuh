@@ -183,6 +183,15 @@ struct StreamKWorkspace {
   }
 };
 
+// How a launch planned as `lp` shares out its work on `ctas` CTAs, for a runner's plan():
+// "T tiles x S K splits on B CTAs" or "T tiles, stream-K: W K steps over P CTAs".
+inline std::string work_text(const LaunchPlan& lp, bool stream_k, int64_t ctas) {
+  return std::to_string(lp.tiles) + " tiles" +
+         (stream_k ? ", stream-K: " + std::to_string(lp.steps) + " K steps over "
+                   : " x " + std::to_string(lp.ts.splits) + " K splits on ") +
+         std::to_string(ctas) + " CTAs";
+}
+
 // The busiest CTA's K steps when CTA b of `blocks` takes units b, b + blocks, ... of a launch
 // planned as `lp` (a unit: one of the ts.splits K ranges of a tile).
 inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {

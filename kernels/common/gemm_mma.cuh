@@ -321,16 +321,14 @@ class MmaRunner final : public Runner {
     if (stream_k) lp.ts.splits = 1;
     m_tokens = TokenWorkspace(lp, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
-    m_plan = std::to_string(lp.tiles) + " tiles";
     if (stream_k) {
       m_blocks = skp.sk.ctas;
       m_work = StreamKWorkspace(skp.sk, kRegs * kThreads, stream);
-      m_plan += ", stream-K: " + std::to_string(lp.steps) + " K steps over " + std::to_string(m_blocks) + " CTAs";
     } else {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
-      m_plan += " x " + std::to_string(lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
     }
+    m_plan = work_text(lp, stream_k, m_blocks);
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);

@@ -541,11 +541,7 @@ class WgmmaRunner final : public Runner {
       m_maps = maps.at(0);
     }
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
-             std::to_string(m_tok) + " tokens per CTA), " + std::to_string(sp.lp.tiles) + " tiles";
-    if (sp.stream_k)
-      m_plan += ", stream-K: " + std::to_string(sp.lp.steps) + " K steps over " + std::to_string(m_blocks) + " CTAs";
-    else
-      m_plan += " x " + std::to_string(sp.lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
+             std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks);
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
