@@ -23,4 +23,21 @@ inline std::vector<CaseSpec> config_cases(const std::string& rel_path, const std
   return parse_command_line(6, argv)->cases;
 }
 
+// A verify-only plan (no timing, no floor, quiet) over the cases of problem `p` in `from`, each
+// with both distributions.
+inline RunPlan verify_plan(Problem p, const std::vector<CaseSpec>& from) {
+  RunPlan plan;
+  plan.timing_enabled = false;
+  plan.floor_enabled = false;
+  plan.quiet = true;
+  for (const CaseSpec& c : from)
+    if (c.problem == p)
+      for (Dist dist : {Dist::gpumode, Dist::uniform}) {
+        CaseSpec d = c;
+        d.dist = dist;
+        plan.cases.push_back(d);
+      }
+  return plan;
+}
+
 }  // namespace nvfp4::test

@@ -36,28 +36,13 @@ void expect_all_pass(const RunOutcome& out, size_t at_least) {
   }
 }
 
-RunPlan verify_plan(Problem p, const std::vector<CaseSpec>& from) {
-  RunPlan plan;
-  plan.timing_enabled = false;
-  plan.floor_enabled = false;
-  plan.quiet = true;
-  for (const CaseSpec& c : from)
-    if (c.problem == p)
-      for (Dist dist : {Dist::gpumode, Dist::uniform}) {
-        CaseSpec d = c;
-        d.dist = dist;
-        plan.cases.push_back(d);
-      }
-  return plan;
-}
-
 }  // namespace
 
 TEST(Plugin, ExampleGemmVerified) {
   std::vector<CaseSpec> cases = test::config_cases("configs/gpumode/gemm.json", "test");
   for (auto& c : test::config_cases("configs/smoke.json")) cases.push_back(c);
   for (auto& c : test::config_cases("configs/gemm_edges.json")) cases.push_back(c);
-  const RunPlan plan = verify_plan(Problem::gemm, cases);
+  const RunPlan plan = test::verify_plan(Problem::gemm, cases);
   ASSERT_FALSE(plan.cases.empty());
   // Both gemm variants of the plugin (rowmajor and blocked scales) on every case.
   expect_all_pass(run_plan(plan, query_device(0), std::nullopt, plugins().variants), 2 * plan.cases.size());
@@ -66,7 +51,7 @@ TEST(Plugin, ExampleGemmVerified) {
 TEST(Plugin, ExampleGroupGemmVerified) {
   std::vector<CaseSpec> cases = test::config_cases("configs/gpumode/group_gemm.json", "test");
   for (auto& c : test::config_cases("configs/smoke.json")) cases.push_back(c);
-  const RunPlan plan = verify_plan(Problem::group_gemm, cases);
+  const RunPlan plan = test::verify_plan(Problem::group_gemm, cases);
   ASSERT_FALSE(plan.cases.empty());
   expect_all_pass(run_plan(plan, query_device(0), std::nullopt, plugins().variants), plan.cases.size());
 }
@@ -76,7 +61,7 @@ TEST(Plugin, ExampleGemvAndDualGemmVerified) {
     std::vector<CaseSpec> cases = test::config_cases(std::string("configs/gpumode/") + std::string(to_string(p)) + ".json",
                                                      "test");
     for (auto& c : test::config_cases("configs/smoke.json")) cases.push_back(c);
-    const RunPlan plan = verify_plan(p, cases);
+    const RunPlan plan = test::verify_plan(p, cases);
     ASSERT_FALSE(plan.cases.empty()) << to_string(p);
     expect_all_pass(run_plan(plan, query_device(0), std::nullopt, plugins().variants), plan.cases.size());
   }

@@ -66,20 +66,10 @@ TEST(Submission, ExamplesVerifiedOnEveryProblem) {
   const auto variants = named({"py:torch_submission", "py:triton_submission"});
   ASSERT_EQ(variants.size(), 8u);
   for (Problem p : kAllProblems) {
-    RunPlan plan;
-    plan.timing_enabled = false;
-    plan.floor_enabled = false;
-    plan.quiet = true;
     std::vector<CaseSpec> cases = test::config_cases(std::string("configs/gpumode/") + std::string(to_string(p)) + ".json",
                                                      "test");
     for (auto& c : test::config_cases("configs/smoke.json")) cases.push_back(c);
-    for (const CaseSpec& c : cases)
-      if (c.problem == p)
-        for (Dist dist : {Dist::gpumode, Dist::uniform}) {
-          CaseSpec d = c;
-          d.dist = dist;
-          plan.cases.push_back(d);
-        }
+    const RunPlan plan = test::verify_plan(p, cases);
     ASSERT_FALSE(plan.cases.empty()) << to_string(p);
     const RunOutcome out = run_plan(plan, query_device(0), std::nullopt, variants);
     ASSERT_FALSE(out.stopped_on_sticky_error) << out.sticky_message;
