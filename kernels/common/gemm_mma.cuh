@@ -282,16 +282,17 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
                             "needs K % 64 == 0");
 }
 
-// The schedule's cost model (P20, estimates to be fitted on a GPU), in K steps of one CTA: a
-// cluster split-K launch pays kSplitSteps more; stream-K pays kPeerSteps per partial tile (64 KiB)
-// an owner adds and kStoreSteps for the one a CTA writes. Two CTAs share an SM, so a K step here
-// is ~1.6 us on an H100 (gemm 128x7168x16384) and a partial's L2 round trip a fraction of one.
-// The stream-K kernel's K step has 4-8 % more SASS instructions (442-464 against 426-428), taken
-// as kStreamKStep.
+// The schedule's cost model, in K steps of one CTA (P20, fitted on an H100: docs/perf-notes.md P20
+// outcome): a cluster split-K launch pays kSplitSteps more; stream-K pays kPeerSteps per partial
+// tile (64 KiB, read by its owner in 8 dependent rounds of L2 loads) an owner adds and kStoreSteps
+// for the one a CTA writes, and its K step costs kStreamKStep data-parallel ones (4-8 % more SASS
+// per step, and CTAs that walk K out of step with each other). Fitted so that the model picks the
+// faster schedule of each default benchmark shape: stream-K for dual_gemm 512x3072x7168 (0.88x
+// the data-parallel time) and group_gemm G=8 N=4096 (0.98x), data-parallel for the other nine.
 inline constexpr double kSplitSteps = 1.0;
-inline constexpr double kPeerSteps = 0.5;
-inline constexpr double kStoreSteps = 0.25;
-inline constexpr double kStreamKStep = 1.06;
+inline constexpr double kPeerSteps = 1.5;
+inline constexpr double kStoreSteps = 0.5;
+inline constexpr double kStreamKStep = 1.2;
 
 // gemm and dual_gemm (one GEMM, SingleScheduler) and group_gemm (GroupScheduler): a token
 // pre-pass over every GEMM, then one main-loop launch: data-parallel (one CTA per unit, K split

@@ -74,10 +74,15 @@ inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1
 inline constexpr double kThreeStep = 1.49;
 inline constexpr double kWideStep = 1.87;
 inline constexpr double kSplitSteps = 10.0;
-// Stream-K (P18, not yet measured: estimates to be fitted): a partial tile of 2 x 128 accumulators
-// (64 KiB) read from L2 by its owner ~ 3 K steps, written by its CTA ~ 1.
+// Stream-K (P18, measured on an H100, docs/perf-notes.md P18 outcome): a partial tile of 2 x 128
+// accumulators (64 KiB) read from L2 by its owner ~ 3 K steps, written by its CTA ~ 1; and a
+// stream-K K step costs kStreamKStep data-parallel ones: its CTAs walk K out of step with each
+// other (L2 traffic +35 % under ncu), and forced stream-K was 2-25 % slower than the
+// data-parallel plan on every benchmark shape, so it is taken only where the data-parallel plan
+// quantizes worse than that.
 inline constexpr double kPeerSteps = 3.0;
 inline constexpr double kStoreSteps = 1.0;
+inline constexpr double kStreamKStep = 1.3;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -446,8 +451,8 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
 //   data-parallel: the busiest CTA's K steps x the measured time of one K step of this CTA shape
 //     relative to (2, 128), plus kSplitSteps for a split-K launch (H100, docs/perf-notes.md
 //     P5/P7/P17) (grouped launches: before P18, the K steps of all units spread evenly);
-//   stream-K: the busiest CTA's K steps, plus kPeerSteps per partial tile it adds and kStoreSteps
-//     for one it writes (both scaled by the accumulator tile's size).
+//   stream-K: the busiest CTA's K steps x kStreamKStep, plus kPeerSteps per partial tile it adds
+//     and kStoreSteps for one it writes (both scaled by the accumulator tile's size).
 // `sched` forces one: "data", "stream-k", or empty for the cheaper.
 struct ShapePlan {
   int consumers = 2, tokens = 128, slots = 128;
@@ -471,9 +476,10 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   StreamKPlan skp;
   if (sched != "data") {
     const double tile_scale = static_cast<double>(C * T) / (2 * 128);
-    skp = plan_stream_k(sp.lp, resident, kPeerSteps * tile_scale / step_time, kStoreSteps * tile_scale / step_time,
+    const double sk_step = step_time * kStreamKStep;
+    skp = plan_stream_k(sp.lp, resident, kPeerSteps * tile_scale / sk_step, kStoreSteps * tile_scale / sk_step,
                         "NVFP4_PERSISTENT_SK_CTAS");
-    skp.cost *= step_time;
+    skp.cost *= sk_step;
   }
   const int splits = sp.lp.ts.splits;
   sp.units = static_cast<int>(sp.lp.tiles * splits);
