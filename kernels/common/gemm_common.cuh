@@ -359,39 +359,60 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
   const int u0 = static_cast<int>(rank) * kUnits / splits, u1 = (static_cast<int>(rank) + 1) * kUnits / splits;
   const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(mine));
-  // The share is zeroed, then summed rank by rank (rank 0 first, as before), every float4 of up to
-  // kBatch units of it loaded before any is added: one DSMEM round trip per rank and batch rather
-  // than per float4. (The loop over ranks is not unrolled, which keeps one batch's loads together
-  // and its registers bounded: the whole share at once spilled the 128-register `vectorized`.)
+  // The share is zeroed, then summed rank by rank (rank 0 first), in one of two loop orders
+  // (docs/perf-notes.md P19, measured on an H100):
+  //   2 ranks: every float4 of up to kBatch units of the share loaded from a rank before any is
+  //     added: one DSMEM round trip per rank and batch (1.1-1.2 us faster than per float4 on gemm
+  //     128x7168x{2048,16384}). The loop over ranks is not unrolled, which keeps one batch's
+  //     loads together and its registers bounded (the whole share at once spilled the
+  //     128-register `vectorized`);
+  //   more ranks (the share is then a few float4s): per float4, its value on every rank (1.2 us
+  //     faster than the batches on gemm 128x4096x7168, 5 ranks).
+  // Same sums either way.
   constexpr int kBatch = 4;
+  const auto add_remote = [&](int q, uint32_t rank_base) {
+    float4 v;
+    asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(rank_base + static_cast<uint32_t>((q * kThreads + tid) * sizeof(float4))));
+    acc[4 * q] += v.x;
+    acc[4 * q + 1] += v.y;
+    acc[4 * q + 2] += v.z;
+    acc[4 * q + 3] += v.w;
+  };
+  const auto rank_base = [&](int c) {
+    uint32_t remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(c));
+    return remote;
+  };
 #pragma unroll
   for (int u = 0; u < kUnits; ++u) {
     if (u < u0 || u >= u1) continue;
 #pragma unroll
     for (int r = u * kUnit; r < (u + 1) * kUnit; ++r) acc[r] = 0.0f;
   }
+  if (splits == 2) {
 #pragma unroll
-  for (int ub = 0; ub < kUnits; ub += kBatch) {
-    if (ub + kBatch <= u0 || ub >= u1) continue;
+    for (int ub = 0; ub < kUnits; ub += kBatch) {
+      if (ub + kBatch <= u0 || ub >= u1) continue;
 #pragma unroll 1
-    for (int c = 0; c < splits; ++c) {
-      uint32_t remote;
-      asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(c));
+      for (int c = 0; c < splits; ++c) {
+        const uint32_t base = rank_base(c);
 #pragma unroll
-      for (int u = ub; u < ub + kBatch && u < kUnits; ++u) {
-        if (u < u0 || u >= u1) continue;
+        for (int u = ub; u < ub + kBatch && u < kUnits; ++u) {
+          if (u < u0 || u >= u1) continue;
 #pragma unroll
-        for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) {
-          float4 v;
-          asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
-                       : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                       : "r"(remote + static_cast<uint32_t>((q * kThreads + tid) * sizeof(float4))));
-          acc[4 * q] += v.x;
-          acc[4 * q + 1] += v.y;
-          acc[4 * q + 2] += v.z;
-          acc[4 * q + 3] += v.w;
+          for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) add_remote(q, base);
         }
       }
+    }
+  } else {
+#pragma unroll
+    for (int u = 0; u < kUnits; ++u) {
+      if (u < u0 || u >= u1) continue;
+#pragma unroll
+      for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q)
+        for (int c = 0; c < splits; ++c) add_remote(q, rank_base(c));
     }
   }
   cluster_sync();
