@@ -25,6 +25,7 @@
 #include "core/case_data.hpp"
 #include "core/nvfp4.hpp"
 #include "reference/dequant.cuh"
+#include "stream_k.hpp"
 
 namespace nvfp4::gemm {
 
@@ -109,7 +110,6 @@ struct Tile {
   int group;                     // which GEMM of the launch
   int l, m0, n0;                 // batch, first token, first output column
   int k_step_begin, k_step_end;  // in units of the kernel's K step
-  int split;                     // index of this K range among the tile's splits
 };
 
 // One GEMM's share of a launch.
@@ -118,6 +118,7 @@ struct GemmEntry {
   int tiles_t = 1, tiles_n = 1;  // token and weight tiles per batch
   int k_steps = 1;               // K / the kernel's K step
   int first_tile = 0;            // tiles of the GEMMs before this one
+  int first_step = 0;            // stream-K: K steps of the GEMMs before this one (stream_k.hpp)
   int64_t tok_offset = 0;        // tensor-core: first element of this GEMM's decoded tokens
   int64_t m_pad = 0;             // tensor-core: token rows per batch in that workspace
 };
@@ -126,26 +127,45 @@ struct TileShape {
   int tokens = 128, cols = 128, splits = 1;
 };
 
-__device__ __forceinline__ Tile tile_of(const GemmEntry& e, int group, int local_tile, int split, const TileShape& ts) {
+// Tile `local_tile` of GEMM `group`, K steps [k_begin, k_end).
+__device__ __forceinline__ Tile tile_range(const GemmEntry& e, int group, int local_tile, int k_begin, int k_end,
+                                           const TileShape& ts) {
   Tile t;
   t.group = group;
-  t.split = split;
   const int tt = local_tile % e.tiles_t;
   const int rest = local_tile / e.tiles_t;
   t.l = rest / e.tiles_n;
   t.m0 = tt * ts.tokens;
   t.n0 = (rest % e.tiles_n) * ts.cols;
-  t.k_step_begin = e.k_steps * split / ts.splits;
-  t.k_step_end = e.k_steps * (split + 1) / ts.splits;
+  t.k_step_begin = k_begin;
+  t.k_step_end = k_end;
   return t;
 }
+// Split `split` of tile `tile` (its index in the launch) of GEMM `group`, as a Segment.
+__device__ __forceinline__ Segment split_unit(const GemmEntry& e, int group, int tile, int split, const TileShape& ts) {
+  Segment s;
+  s.span = TileSpan{group, tile, 0, e.k_steps};
+  s.k_begin = e.k_steps * split / ts.splits;
+  s.k_end = e.k_steps * (split + 1) / ts.splits;
+  return s;
+}
 
+// Stream-K (stream_k.hpp) adds to the interface:
+//   __device__ TileSpan span(int it) const;        the tile holding K-step iteration `it`
+//   __device__ Segment unit(int block) const;      at()'s tile and K range, as a Segment
+//   __device__ Tile tile_at(const Segment&) const;  a segment's tile and K range
 struct SingleScheduler {
   GemmEntry e;  // in the kernel's parameters
   TileShape ts;
   int64_t blocks() const { return int64_t{e.tiles_t} * e.tiles_n * e.args.l * ts.splits; }
-  __device__ Tile at(int block) const { return tile_of(e, 0, block / ts.splits, block % ts.splits, ts); }
+  __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int) const { return e; }
+  __device__ TileSpan span(int it) const {
+    const int tile = it / e.k_steps;
+    return TileSpan{0, tile, tile * e.k_steps, e.k_steps};
+  }
+  __device__ Segment unit(int block) const { return split_unit(e, 0, block / ts.splits, block % ts.splits, ts); }
+  __device__ Tile tile_at(const Segment& s) const { return tile_range(e, 0, s.span.tile, s.k_begin, s.k_end, ts); }
 };
 
 // G GEMMs: a device table of entries (built in prepare), a CTA finds its GEMM by a scan of the
@@ -156,14 +176,149 @@ struct GroupScheduler {
   int64_t total_tiles = 0;
   TileShape ts;
   int64_t blocks() const { return total_tiles * ts.splits; }
-  __device__ Tile at(int block) const {
+  __device__ Tile at(int block) const { return tile_at(unit(block)); }
+  __device__ const GemmEntry& entry(int g) const { return entries[g]; }
+  __device__ TileSpan span(int it) const { return span_in_table(entries, groups, it); }
+  __device__ Segment unit(int block) const {
     const int tile = block / ts.splits;
     int g = 0;
     while (g + 1 < groups && entries[g + 1].first_tile <= tile) ++g;
-    return tile_of(entries[g], g, tile - entries[g].first_tile, block % ts.splits, ts);
+    return split_unit(entries[g], g, tile, block % ts.splits, ts);
   }
-  __device__ const GemmEntry& entry(int g) const { return entries[g]; }
+  __device__ Tile tile_at(const Segment& s) const {
+    const GemmEntry& e = entries[s.span.group];
+    return tile_range(e, s.span.group, s.span.tile - e.first_tile, s.k_begin, s.k_end, ts);
+  }
 };
+
+// ---- a persistent CTA's work ----
+// Either data-parallel (units = tiles x splits; CTA b takes units b, b + grid, ...; the splits of
+// a tile are one cluster, see splitk_reduce) or stream-K (sk.ctas CTAs, each one run of K steps,
+// stream_k.hpp): the partial sums of a tile's later runs go through a global workspace, one slot
+// of `slot_floats` per CTA, and a flag per CTA (zero between launches).
+struct WorkPlan {
+  int units = 0;
+  StreamK sk;
+  float* partials = nullptr;
+  unsigned* flags = nullptr;
+  int slot_floats = 0;
+};
+
+// The CTA's place in its work: the next unit (data-parallel) or K-step iteration (stream-K). The
+// end of the CTA's work is derived from the launch's parameters when needed, not kept in a register
+// (the 3 x 128 wgmma consumers have none to spare).
+struct WorkCursor {
+  int it;
+};
+__device__ __forceinline__ WorkCursor work_start(const WorkPlan& wp) {
+  const int b = static_cast<int>(blockIdx.x);
+  return WorkCursor{wp.sk.ctas == 0 ? b : wp.sk.begin(b)};
+}
+__device__ __forceinline__ int work_end(const WorkPlan& wp) {
+  return wp.sk.ctas == 0 ? wp.units : wp.sk.begin(static_cast<int>(blockIdx.x) + 1);
+}
+// The CTA's next tile; false when the CTA is done. Both ways end in one Segment (group, tile, K
+// range) and one sched.tile_at (with a tile_at per way, ptxas kept the consumers' ring addresses
+// out of the uniform registers: 8 more instructions per K step).
+template <class Sched>
+__device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp, WorkCursor& c, Tile& tile) {
+  Segment seg;
+  const int end = work_end(wp);
+  if (c.it >= end) return false;
+  if (wp.sk.ctas == 0) {
+    seg = sched.unit(c.it);
+    c.it += static_cast<int>(gridDim.x);
+  } else {
+    next_range(c.it, end, [&](int i) { return sched.span(i); }, seg);
+  }
+  tile = sched.tile_at(seg);
+  return true;
+}
+// What the CTA does with the tile it has just run (next_work's last): kWhole (data-parallel:
+// always; a split tile's cluster reduces it, splitk_reduce), or stream-K's kPartial / kOwner
+// (peer_end as in Segment), from the cursor alone (stream_k.hpp segment_before), so nothing extra
+// is live through the main loop.
+template <class Sched>
+__device__ __forceinline__ SegmentRole work_role(const Sched& sched, const WorkPlan& wp, const WorkCursor& c,
+                                                 int& peer_end) {
+  if (wp.sk.ctas == 0) return SegmentRole::kWhole;
+  const Segment s = segment_before(wp.sk, static_cast<int>(blockIdx.x), c.it, sched.span(c.it - 1));
+  peer_end = s.peer_end;
+  return s.role;
+}
+
+// The tile of next_work's last answer again, for kernels that do not keep it live through their
+// main loop.
+template <class Sched>
+__device__ __forceinline__ Tile work_tile(const Sched& sched, const WorkPlan& wp, const WorkCursor& c) {
+  if (wp.sk.ctas == 0) return sched.at(c.it - static_cast<int>(gridDim.x));
+  return sched.tile_at(segment_before(wp.sk, static_cast<int>(blockIdx.x), c.it, sched.span(c.it - 1)));
+}
+
+// Stream-K partial sums. kThreads threads (tid = 0 .. kThreads - 1, those holding accumulators)
+// call these together; `sync()` is a barrier over exactly them.
+// A kPartial segment: store this thread's accumulators to the CTA's slot (float4 [q][tid]:
+// coalesced), then one thread raises the CTA's flag, after the barrier (the others' stores come
+// before it) and a GPU-scope fence.
+template <int kThreads, int kRegs, class Sync>
+__device__ __forceinline__ void store_partial(const float (&acc)[kRegs], const WorkPlan& wp, int tid, Sync&& sync) {
+  static_assert(kRegs % 4 == 0, "whole float4s");
+  float4* slot = reinterpret_cast<float4*>(wp.partials + static_cast<int64_t>(blockIdx.x) * wp.slot_floats);
+#pragma unroll
+  for (int q = 0; q < kRegs / 4; ++q)
+    __stcg(slot + q * kThreads + tid, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+  sync();
+  if (tid == 0) {
+    __threadfence();
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(wp.flags + blockIdx.x), "r"(1u) : "memory");
+  }
+}
+
+// Waits until flag `f` is raised, then lowers it for the next launch; called by a whole warp (lane
+// = its lane), which polls with one load per round. No deadline: the host launches no more CTAs
+// than are resident at once, so the CTAs an owner waits for are running. (One thread polling
+// alone, or a __trap() after a deadline, made ptxas spill the 2 x 256 consumers, every
+// accumulator being live here.)
+__device__ __forceinline__ void wait_flag(unsigned* f, int lane) {
+  for (;;) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(f) : "memory");
+    if (__any_sync(~0u, v != 0)) break;
+  }
+  if (lane == 0) asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(f), "r"(0u) : "memory");
+}
+
+// A kOwner segment: adds the partial sums of CTAs (this one, peer_end), in CTA order, to acc:
+// kBatch float4s of every peer at a time (the peer loop is not unrolled, so the loads of one
+// batch cannot be hoisted above the previous one's adds, which keeps the accumulators and the
+// loads in flight inside the registers of the 3 x 128 and 2 x 256 consumers).
+template <int kThreads, int kRegs, class Sync>
+__device__ __forceinline__ void add_partials(float (&acc)[kRegs], const WorkPlan& wp, int peer_end, int tid,
+                                             Sync&& sync) {
+  constexpr int kBatch = kRegs >= 128 ? 4 : 8;
+  static_assert(kRegs % (4 * kBatch) == 0, "whole batches");
+  const int first = static_cast<int>(blockIdx.x) + 1;
+  if (tid < 32)
+    for (int c = first; c < peer_end; ++c) wait_flag(wp.flags + c, tid);
+  sync();
+#pragma unroll
+  for (int q0 = 0; q0 < kRegs / 4; q0 += kBatch) {
+#pragma unroll 1
+    for (int c = first; c < peer_end; ++c) {
+      const float4* slot = reinterpret_cast<const float4*>(wp.partials + static_cast<int64_t>(c) * wp.slot_floats);
+      float4 v[kBatch];
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i) v[i] = __ldcg(slot + (q0 + i) * kThreads + tid);
+#pragma unroll
+      for (int i = 0; i < kBatch; ++i) {
+        acc[4 * (q0 + i)] += v[i].x;
+        acc[4 * (q0 + i) + 1] += v[i].y;
+        acc[4 * (q0 + i) + 2] += v[i].z;
+        acc[4 * (q0 + i) + 3] += v[i].w;
+      }
+    }
+  }
+}
 
 // ---- split-K reduction over a cluster ----
 // The `splits` CTAs of one output tile form one thread-block cluster (sm_90+). After its main loop
@@ -204,29 +359,60 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
   const int u0 = static_cast<int>(rank) * kUnits / splits, u1 = (static_cast<int>(rank) + 1) * kUnits / splits;
   const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(mine));
+  // The share is zeroed, then summed rank by rank (rank 0 first), in one of two loop orders
+  // (docs/perf-notes.md P19, measured on an H100):
+  //   2 ranks: every float4 of up to kBatch units of the share loaded from a rank before any is
+  //     added: one DSMEM round trip per rank and batch (1.1-1.2 us faster than per float4 on gemm
+  //     128x7168x{2048,16384}). The loop over ranks is not unrolled, which keeps one batch's
+  //     loads together and its registers bounded (the whole share at once spilled the
+  //     128-register `vectorized`);
+  //   more ranks (the share is then a few float4s): per float4, its value on every rank (1.2 us
+  //     faster than the batches on gemm 128x4096x7168, 5 ranks).
+  // Same sums either way.
+  constexpr int kBatch = 4;
+  const auto add_remote = [&](int q, uint32_t rank_base) {
+    float4 v;
+    asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(rank_base + static_cast<uint32_t>((q * kThreads + tid) * sizeof(float4))));
+    acc[4 * q] += v.x;
+    acc[4 * q + 1] += v.y;
+    acc[4 * q + 2] += v.z;
+    acc[4 * q + 3] += v.w;
+  };
+  const auto rank_base = [&](int c) {
+    uint32_t remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(c));
+    return remote;
+  };
 #pragma unroll
   for (int u = 0; u < kUnits; ++u) {
     if (u < u0 || u >= u1) continue;
 #pragma unroll
-    for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) {
-      float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      const uint32_t off = local + static_cast<uint32_t>((q * kThreads + tid) * sizeof(float4));
+    for (int r = u * kUnit; r < (u + 1) * kUnit; ++r) acc[r] = 0.0f;
+  }
+  if (splits == 2) {
+#pragma unroll
+    for (int ub = 0; ub < kUnits; ub += kBatch) {
+      if (ub + kBatch <= u0 || ub >= u1) continue;
+#pragma unroll 1
       for (int c = 0; c < splits; ++c) {
-        uint32_t remote;
-        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(off), "r"(c));
-        float4 v;
-        asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
-                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                     : "r"(remote));
-        sum.x += v.x;
-        sum.y += v.y;
-        sum.z += v.z;
-        sum.w += v.w;
+        const uint32_t base = rank_base(c);
+#pragma unroll
+        for (int u = ub; u < ub + kBatch && u < kUnits; ++u) {
+          if (u < u0 || u >= u1) continue;
+#pragma unroll
+          for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) add_remote(q, base);
+        }
       }
-      acc[4 * q] = sum.x;
-      acc[4 * q + 1] = sum.y;
-      acc[4 * q + 2] = sum.z;
-      acc[4 * q + 3] = sum.w;
+    }
+  } else {
+#pragma unroll
+    for (int u = 0; u < kUnits; ++u) {
+      if (u < u0 || u >= u1) continue;
+#pragma unroll
+      for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q)
+        for (int c = 0; c < splits; ++c) add_remote(q, rank_base(c));
     }
   }
   cluster_sync();

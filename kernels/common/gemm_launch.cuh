@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -105,6 +107,7 @@ struct LaunchPlan {
   TileShape ts;
   int64_t tiles = 0;
   int64_t token_elems = 0;  // size of the token workspace
+  int64_t steps = 0;        // K steps of all tiles (stream-K's iterations; entries' first_step valid below 2^31)
 };
 
 template <class Kernel>
@@ -123,6 +126,8 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
     e.first_tile = static_cast<int>(lp.tiles);
     e.m_pad = int64_t{e.tiles_t} * tile_tokens;
     e.tok_offset = lp.token_elems;
+    e.first_step = static_cast<int>(std::min<int64_t>(lp.steps, INT32_MAX));
+    lp.steps += int64_t{e.tiles_t} * e.tiles_n * p.l * e.k_steps;
     lp.tiles += int64_t{e.tiles_t} * e.tiles_n * p.l;
     lp.token_elems += p.l * e.m_pad * p.k;
     min_k_steps = std::min(min_k_steps, e.k_steps);
@@ -133,6 +138,83 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
     lp.ts.splits = choose_splits(lp.tiles, min_k_steps,
                                  [&](int c) { return resident_ctas(kernel, threads, smem, c); }, min_steps);
   return lp;
+}
+
+// The stream-K alternative of a planned launch (stream_k.hpp) on at most `resident` CTAs at once,
+// at least kStreamKMinSteps K steps each, and its cost for the cost models: the busiest CTA's K
+// steps plus peer_steps per partial tile it adds and store_steps for one it writes. sk.ctas == 0
+// (and cost infinite) where the launch has 2^31 K steps or more. `force_ctas_env` names an
+// environment variable that forces the CTA count (tests: runs that straddle tiles in every way),
+// never above `resident` (an owner waits for the CTAs after it, which must be running).
+inline constexpr int kStreamKMinSteps = 4;
+struct StreamKPlan {
+  StreamK sk;
+  double cost = 1e300;
+};
+inline StreamKPlan plan_stream_k(const LaunchPlan& lp, int64_t resident, double peer_steps, double store_steps,
+                                 const char* force_ctas_env) {
+  StreamKPlan p;
+  if (lp.steps >= INT32_MAX || resident >= (1 << 15)) return p;
+  int64_t ctas = std::min<int64_t>(resident, lp.steps / kStreamKMinSteps);
+  if (const char* n = std::getenv(force_ctas_env)) ctas = std::min<int64_t>(resident, std::atoi(n));
+  p.sk = StreamK(static_cast<int>(lp.steps), static_cast<int>(std::max<int64_t>(1, ctas)));
+  const GemmEntry* entries = lp.entries.data();
+  const int groups = static_cast<int>(lp.entries.size());
+  p.cost = stream_k_cost(p.sk, [&](int it) { return span_in_table(entries, groups, it); }, peer_steps, store_steps);
+  return p;
+}
+
+// A stream-K launch's workspace: a partial-sum slot of `slot_floats` floats and a flag per CTA,
+// the flags zeroed here (prepare, untimed) and left zero by every launch; plan() is the kernels'
+// WorkPlan over it.
+struct StreamKWorkspace {
+  DeviceBuffer partials, flags;
+  WorkPlan plan;
+  StreamKWorkspace() = default;
+  StreamKWorkspace(const StreamK& sk, int slot_floats, cudaStream_t stream)
+      : partials(static_cast<size_t>(sk.ctas) * slot_floats * sizeof(float)),
+        flags(static_cast<size_t>(sk.ctas) * sizeof(unsigned)) {
+    CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.bytes(), stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    plan.sk = sk;
+    plan.slot_floats = slot_floats;
+    plan.partials = partials.get<float>();
+    plan.flags = flags.get<unsigned>();
+  }
+};
+
+// How a launch planned as `lp` shares out its work on `ctas` CTAs, for a runner's plan():
+// "T tiles x S K splits on B CTAs" or "T tiles, stream-K: W K steps over P CTAs".
+inline std::string work_text(const LaunchPlan& lp, bool stream_k, int64_t ctas) {
+  return std::to_string(lp.tiles) + " tiles" +
+         (stream_k ? ", stream-K: " + std::to_string(lp.steps) + " K steps over "
+                   : " x " + std::to_string(lp.ts.splits) + " K splits on ") +
+         std::to_string(ctas) + " CTAs";
+}
+
+// The busiest CTA's K steps when CTA b of `blocks` takes units b, b + blocks, ... of a launch
+// planned as `lp` (a unit: one of the ts.splits K ranges of a tile).
+inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {
+  std::vector<int64_t> per_cta(static_cast<size_t>(blocks), 0);
+  const int splits = lp.ts.splits;
+  int64_t u = 0;
+  for (const GemmEntry& e : lp.entries) {
+    const int64_t tiles = int64_t{e.tiles_t} * e.tiles_n * e.args.l;
+    for (int64_t t = 0; t < tiles; ++t)
+      for (int s = 0; s < splits; ++s, ++u)
+        per_cta[static_cast<size_t>(u % blocks)] += e.k_steps * (s + 1) / splits - e.k_steps * s / splits;
+  }
+  return *std::max_element(per_cta.begin(), per_cta.end());
+}
+
+// A variant's schedule forced by environment variable `env` ("data" or "stream-k"), or "" for its
+// cost model's pick; anything else is an error.
+inline std::string forced_schedule(const char* env) {
+  const char* v = std::getenv(env);
+  const std::string s = v ? v : "";
+  if (!s.empty() && s != "data" && s != "stream-k")
+    throw std::invalid_argument(std::string(env) + "=" + s + ": must be data or stream-k");
+  return s;
 }
 
 inline std::vector<GemmArgs> gemm_args_of(const CaseView& c, int nb) {

@@ -84,9 +84,9 @@ struct Kernel {
     int tok_q_stride;      // bytes of 16 token rows (K < 2^25)
   };
 
+  // tid: threadIdx.x (see main_loop).
   __device__ __forceinline__ static Sources sources(const GemmArgs& p, const __half* tokens, int64_t m_pad,
-                                                    const Tile& tile) {
-    const int tid = threadIdx.x;
+                                                    const Tile& tile, int tid) {
     Sources s;
     s.tok = reinterpret_cast<const uint8_t*>(tokens + (tile.l * m_pad + tile.m0 + (tid >> 3)) * p.k) + (tid & 7) * 16;
     s.tok_q_stride = static_cast<int>(32 * p.k);
@@ -167,70 +167,110 @@ struct Kernel {
                      a[mt][1][2 * j + 1], b[pp][2 * h], b[pp][2 * h + 1]);
     }
   }
+
+
+  // K steps [tile.k_step_begin, tile.k_step_end) of `tile` into acc (zeroed here), through the
+  // kStages-deep cp.async ring; every stage buffer is free again on return. tid is threadIdx.x,
+  // read by the caller: inside the stream-K kernel's loop over tiles it is read with an asm
+  // volatile, which the compiler cannot hoist, or it keeps the thread's offsets live through the
+  // main loop (the dual_gemm kernel, at 255 registers, spilled one).
+  template <class Sched>
+  __device__ __forceinline__ static void main_loop(const Sched& sched, const __half* tokens, const Tile& tile,
+                                                   uint8_t* smem, float (&acc)[kRegs], int warp_w, int lane, int tid) {
+#pragma unroll
+    for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
+    int steps, k0;
+    Sources src;
+    {
+      const GemmEntry& e = sched.entry(tile.group);
+      steps = tile.k_step_end - tile.k_step_begin;
+      k0 = tile.k_step_begin;
+      src = sources(e.args, tokens + e.tok_offset, e.m_pad, tile, tid);
+    }
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+      if (s < steps) load_stage(smem + s * kStageBytes, src, k0 + s);
+      cp_async_commit();
+    }
+    for (int it = 0; it < steps; ++it) {
+      cp_async_wait<kStages - 2>();
+      __syncthreads();
+      const int next = it + kStages - 1;
+      if (next < steps) load_stage(smem + (next % kStages) * kStageBytes, src, k0 + next);
+      cp_async_commit();
+      compute_stage(smem + (it % kStages) * kStageBytes, acc, warp_w, lane);
+    }
+    cp_async_wait<0>();
+    __syncthreads();  // the stage buffers are free: the split-K exchange (or the next tile) may reuse them
+  }
+
+  // The tile's outputs from acc: the cluster's split-K reduction first where K is split.
+  template <class Sched>
+  __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
+                                                  float (&acc)[kRegs], int warp_w, int lane) {
+    const GemmEntry& e = sched.entry(tile.group);
+    const OutView out{e.args.c, e.args.m, e.args.n};
+    const int g = lane >> 2, t = lane & 3;
+    splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits,
+                                          static_cast<int>(threadIdx.x), [&](const float(&v)[kRegs], int u0, int u1) {
+#pragma unroll
+      for (int nt = 0; nt < 16; ++nt) {
+        if (nt < u0 || nt >= u1) continue;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          const int64_t m = tile.m0 + nt * 8 + 2 * t + (r & 1);
+          const int rr = g + 8 * (r >> 1);
+          if constexpr (NB == 1) {
+#pragma unroll
+            for (int mt = 0; mt < 2; ++mt)
+              store_output<1>(out, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr,
+                              v[(nt * 2 + mt) * 4 + r] * fp4::kRawScale, 0.0f);
+          } else {
+            store_output<2>(out, tile.l, m, tile.n0 + warp_w * 16 + rr, v[(nt * 2) * 4 + r] * fp4::kRawScale,
+                            v[(nt * 2 + 1) * 4 + r] * fp4::kRawScale);
+          }
+        }
+      }
+    });
+  }
 };
 
-template <int NB, class Sched>
-__global__ void __launch_bounds__(kThreads, 2) mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched) {
+// kStreamK = false: one unit (a tile, or one K range of it) per CTA, the grid covering every unit.
+// kStreamK = true: a persistent grid of resident CTAs, each a run of K steps over one or more
+// tiles (gemm_common.cuh WorkPlan, stream_k.hpp), the ring filled afresh per tile. Two
+// instantiations rather than one loop for both: inside the loop over tiles ptxas no longer keeps
+// the ring's addresses out of the K loop (428 -> 462 SASS instructions per K step).
+template <int NB, class Sched, bool kStreamK>
+__global__ void __launch_bounds__(kThreads, 2)
+    mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp) {
   extern __shared__ __align__(128) uint8_t smem[];
   using K = Kernel<NB>;
   const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
-
   float acc[kRegs];
-#pragma unroll
-  for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
-
-  int steps, k0;
-  typename K::Sources src;
-  {
-    const Tile first = sched.at(static_cast<int>(blockIdx.x));
-    const GemmEntry& e = sched.entry(first.group);
-    steps = first.k_step_end - first.k_step_begin;
-    k0 = first.k_step_begin;
-    src = K::sources(e.args, tokens + e.tok_offset, e.m_pad, first);
-  }
-#pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < steps) K::load_stage(smem + s * kStageBytes, src, k0 + s);
-    cp_async_commit();
-  }
-  for (int it = 0; it < steps; ++it) {
-    cp_async_wait<kStages - 2>();
-    __syncthreads();
-    const int next = it + kStages - 1;
-    if (next < steps) K::load_stage(smem + (next % kStages) * kStageBytes, src, k0 + next);
-    cp_async_commit();
-    K::compute_stage(smem + (it % kStages) * kStageBytes, acc, warp_w, lane);
-  }
-  cp_async_wait<0>();
-
-  __syncthreads();  // the stage buffers are free: the split-K exchange may reuse them
-
-  // The tile again rather than kept live through the main loop (registers are at the cap there).
-  const Tile tile = sched.at(static_cast<int>(blockIdx.x));
-  const GemmEntry& e = sched.entry(tile.group);
-  const OutView out{e.args.c, e.args.m, e.args.n};
-  const int g = lane >> 2, t = lane & 3;
-  splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, static_cast<int>(threadIdx.x),
-                                        [&](const float(&v)[kRegs], int u0, int u1) {
-#pragma unroll
-    for (int nt = 0; nt < 16; ++nt) {
-      if (nt < u0 || nt >= u1) continue;
-#pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const int64_t m = tile.m0 + nt * 8 + 2 * t + (r & 1);
-        const int rr = g + 8 * (r >> 1);
-        if constexpr (NB == 1) {
-#pragma unroll
-          for (int mt = 0; mt < 2; ++mt)
-            store_output<1>(out, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr,
-                            v[(nt * 2 + mt) * 4 + r] * fp4::kRawScale, 0.0f);
-        } else {
-          store_output<2>(out, tile.l, m, tile.n0 + warp_w * 16 + rr, v[(nt * 2) * 4 + r] * fp4::kRawScale,
-                          v[(nt * 2 + 1) * 4 + r] * fp4::kRawScale);
-        }
+  if constexpr (!kStreamK) {
+    (void)wp;
+    K::main_loop(sched, tokens, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane,
+                 static_cast<int>(threadIdx.x));
+    // The tile again rather than kept live through the main loop (registers are at the cap there).
+    K::epilogue(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane);
+  } else {
+    const auto sync = [] { __syncthreads(); };
+    WorkCursor cur = work_start(wp);
+    Tile first;
+    while (next_work(sched, wp, cur, first)) {
+      int tid;
+      asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+      K::main_loop(sched, tokens, first, smem, acc, warp_w, lane, tid);
+      int peer_end;
+      const SegmentRole role = work_role(sched, wp, cur, peer_end);
+      if (role == SegmentRole::kPartial) {  // a later run of this tile, summed by its owner
+        store_partial<kThreads>(acc, wp, static_cast<int>(threadIdx.x), sync);
+        continue;
       }
+      if (role == SegmentRole::kOwner) add_partials<kThreads>(acc, wp, peer_end, static_cast<int>(threadIdx.x), sync);
+      K::epilogue(sched, work_tile(sched, wp, cur), smem, acc, warp_w, lane);
     }
-  });
+  }
 }
 
 // ---- host ----
@@ -242,28 +282,70 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
                             "needs K % 64 == 0");
 }
 
+// The schedule's cost model, in K steps of one CTA (P20, fitted on an H100: docs/perf-notes.md P20
+// outcome): a cluster split-K launch pays kSplitSteps more; stream-K pays kPeerSteps per partial
+// tile (64 KiB, read by its owner in 8 dependent rounds of L2 loads) an owner adds and kStoreSteps
+// for the one a CTA writes, and its K step costs kStreamKStep data-parallel ones (4-8 % more SASS
+// per step, and CTAs that walk K out of step with each other). Fitted so that the model picks the
+// faster schedule of each default benchmark shape: stream-K for dual_gemm 512x3072x7168 (0.88x
+// the data-parallel time) and group_gemm G=8 N=4096 (0.98x), data-parallel for the other nine.
+inline constexpr double kSplitSteps = 1.0;
+inline constexpr double kPeerSteps = 1.5;
+inline constexpr double kStoreSteps = 0.5;
+inline constexpr double kStreamKStep = 1.2;
+
 // gemm and dual_gemm (one GEMM, SingleScheduler) and group_gemm (GroupScheduler): a token
-// pre-pass over every GEMM, then one main-loop launch.
+// pre-pass over every GEMM, then one main-loop launch: data-parallel (one CTA per unit, K split
+// over clusters where the tiles do not fill one wave) or stream-K over the resident CTAs,
+// whichever the cost model above prefers (NVFP4_TENSOR_CORE_SCHED=data|stream-k forces one,
+// NVFP4_TENSOR_CORE_SK_CTAS the stream-K CTA count).
 template <int NB, bool kGrouped>
 class MmaRunner final : public Runner {
   using Sched = std::conditional_t<kGrouped, GroupScheduler, SingleScheduler>;
 
  public:
   MmaRunner(const CaseView& c, cudaStream_t stream) {
-    const LaunchPlan lp = plan_launch(mma_gemm_kernel<NB, Sched>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
-                                      kSlots / NB, kBK, 4);
+    LaunchPlan lp = plan_launch(mma_gemm_kernel<NB, Sched, false>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
+                                kSlots / NB, kBK, 4);
+    const std::string sched = forced_schedule("NVFP4_TENSOR_CORE_SCHED");
+    const int64_t resident = resident_ctas(mma_gemm_kernel<NB, Sched, true>, kThreads, kSmemBytes, 1);
+    const int64_t units = lp.tiles * lp.ts.splits;
+    const double dp_cost = static_cast<double>(data_parallel_steps(lp, static_cast<int>(std::min(units, resident)))) +
+                           (lp.ts.splits > 1 ? kSplitSteps : 0.0);
+    StreamKPlan skp;
+    if (sched != "data") {
+      skp = plan_stream_k(lp, resident, kPeerSteps / kStreamKStep, kStoreSteps / kStreamKStep,
+                          "NVFP4_TENSOR_CORE_SK_CTAS");
+      skp.cost *= kStreamKStep;
+    }
+    const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k");
+    if (stream_k) lp.ts.splits = 1;
     m_tokens = TokenWorkspace(lp, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
+    if (stream_k) {
+      m_blocks = skp.sk.ctas;
+      m_work = StreamKWorkspace(skp.sk, kRegs * kThreads, stream);
+    } else {
+      m_blocks = m_sched.blocks();
+      m_work.plan.units = static_cast<int>(m_blocks);
+    }
+    m_plan = work_text(lp, stream_k, m_blocks);
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
-    launch_clustered(mma_gemm_kernel<NB, Sched>, m_sched.blocks(), kThreads, kSmemBytes, m_sched.ts.splits, stream,
-                     static_cast<const __half*>(m_tokens.data()), m_sched);
+    const bool stream_k = m_work.plan.sk.ctas > 0;
+    launch_clustered(stream_k ? mma_gemm_kernel<NB, Sched, true> : mma_gemm_kernel<NB, Sched, false>, m_blocks,
+                     kThreads, kSmemBytes, m_sched.ts.splits, stream, static_cast<const __half*>(m_tokens.data()),
+                     m_sched, m_work.plan);
   }
+  std::string plan() const override { return m_plan; }
 
  private:
   TokenWorkspace m_tokens;
   Sched m_sched;
+  StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
+  int64_t m_blocks = 0;
+  std::string m_plan;
 };
 
 }  // namespace nvfp4::gemm::mma

@@ -34,9 +34,9 @@ struct TokenJob {
   __half* out = nullptr;
 };
 
-// One 16-element token block (thread t of a chunk's 4 holds scale block t of that chunk), fetched
-// before it is decoded so that several fetches can be in flight per thread. live: a row below m
-// (rows in [m, m_pad) and chunks past the end decode as zeros).
+// One 16-element token block (thread t of a chunk's 4 holds scale block t of that chunk), as
+// fetched from global memory. live: a row below m (rows in [m, m_pad) and chunks past the end
+// decode as zeros).
 struct TokenBlock {
   uint2 packed{};
   uint32_t scale = 0;
@@ -88,8 +88,7 @@ __device__ __forceinline__ TokenBlock fetch_token_block(const TokenJob& job, con
 // kThreads threads write chunks [first_chunk, first_chunk + kThreads / 4), thread i holding the
 // block of chunk first_chunk + i / 4: decoded, assembled in `stage` (shared memory, kThreads x 32
 // bytes) and written as kThreads x 32 bytes of contiguous output with 16-byte stores (the GEMMs'
-// token regions follow each other). Every thread of the CTA calls it (one __syncthreads inside;
-// the caller synchronizes again before reusing `stage`).
+// token regions follow each other). Every thread of the CTA calls it (one __syncthreads inside).
 template <int kThreads>
 __device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t first_chunk, const TokenBlock& blk,
                                                    uint4* stage) {
@@ -115,35 +114,16 @@ __device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t 
   for (int v = threadIdx.x; v < vecs; v += kThreads) dst[v] = stage[v];
 }
 
-// The pre-pass over a strided set of rounds: this CTA's kThreads threads write chunks
-// [c, c + kThreads / 4) for c = first, first + stride, ... below job.chunks, fetching kAhead
-// rounds' blocks before decoding the first of them (more loads in flight per thread where a
-// resident grid has few threads for many blocks).
-template <int kThreads, int kAhead>
-__device__ __forceinline__ void decode_token_rounds(const TokenJob& job, const int64_t* starts, int64_t first,
-                                                    int64_t stride, uint4* stage) {
-  for (int64_t c0 = first; c0 < job.chunks; c0 += kAhead * stride) {
-    TokenBlock blk[kAhead];
-#pragma unroll
-    for (int q = 0; q < kAhead; ++q) blk[q] = fetch_token_block(job, starts, c0 + q * stride + (threadIdx.x >> 2));
-#pragma unroll
-    for (int q = 0; q < kAhead; ++q) {
-      if (c0 + q * stride >= job.chunks) break;  // uniform over the CTA
-      store_token_chunks<kThreads>(job, c0 + q * stride, blk[q], stage);
-      __syncthreads();  // the stage is refilled next
-    }
-  }
-}
-
-// The pre-pass as its own launch (`tensor-core`): one CTA per kDecodeThreads / 4 chunks.
+// The pre-pass, a launch of its own (`tensor-core`, `persistent`): one CTA per kDecodeThreads / 4
+// chunks, every thread one block.
 // static: each including file gets its own copy.
 inline constexpr int kDecodeThreads = 256;
 static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
   __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
   __shared__ int64_t starts_smem[kMaxSharedGroups];
   const int64_t* starts = load_group_chunks(job, starts_smem);
-  decode_token_rounds<kDecodeThreads, 1>(job, starts, static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4),
-                                         static_cast<int64_t>(gridDim.x) * (kDecodeThreads / 4), stage);
+  const int64_t first = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
+  store_token_chunks<kDecodeThreads>(job, first, fetch_token_block(job, starts, first + (threadIdx.x >> 2)), stage);
 }
 
 inline void decode_tokens(const TokenJob& job, cudaStream_t stream) {

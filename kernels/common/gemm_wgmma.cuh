@@ -28,10 +28,14 @@
 //      wgmma m64nTk16 (A registers, B = token tile in shared memory), commit. So each warpgroup decodes slice q + 1 while the
 //      wgmma of slice q runs (docs/perf-notes.md P9). A stage is freed (`empty`, every consumer
 //      thread arrives) once the wgmma of its last slice is done.
-//   Persistent: grid = min(units, resident CTAs); CTA b computes units b, b + grid, ... (a unit
-//   is a tile, or one K range of a tile when split). The producer runs ahead into the next
-//   unit while the consumers store the last one. Split-K (gemm_common.cuh splitk_reduce): only
-//   when every unit gets its own CTA (one wave), the splits of a tile form a cluster.
+//   Persistent, one of two ways (gemm_common.cuh WorkPlan, the runner's cost model picks):
+//   data-parallel: grid = min(units, resident CTAs); CTA b computes units b, b + grid, ... (a
+//   unit is a tile, or one K range of a tile when split); split-K (splitk_reduce) only when every
+//   unit gets its own CTA (one wave), the splits of a tile forming a cluster. Stream-K
+//   (stream_k.hpp): every resident CTA runs an equal share of all tiles' K steps; a tile's later
+//   runs store partial sums to a global workspace, the CTA with its first run adds them and
+//   stores the tile. Either way the producer runs ahead into the next tile while the consumers
+//   store the last one.
 //   Epilogue: acc * 2^14 (the decode's raw scale), FP16 store or silu(x1)*x2 (store_output).
 #pragma once
 
@@ -70,6 +74,15 @@ inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1
 inline constexpr double kThreeStep = 1.49;
 inline constexpr double kWideStep = 1.87;
 inline constexpr double kSplitSteps = 10.0;
+// Stream-K (P18, measured on an H100, docs/perf-notes.md P18 outcome): a partial tile of 2 x 128
+// accumulators (64 KiB) read from L2 by its owner ~ 3 K steps, written by its CTA ~ 1; and a
+// stream-K K step costs kStreamKStep data-parallel ones: its CTAs walk K out of step with each
+// other (L2 traffic +35 % under ncu), and forced stream-K was 2-25 % slower than the
+// data-parallel plan on every benchmark shape, so it is taken only where the data-parallel plan
+// quantizes worse than that.
+inline constexpr double kPeerSteps = 3.0;
+inline constexpr double kStoreSteps = 1.0;
+inline constexpr double kStreamKStep = 1.3;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -201,7 +214,8 @@ __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t
 // (group_gemm; group g's descriptors at table[g] in global memory).
 template <int NB, int C, int T, class Sched>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
-    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table, const Sched sched, int units) {
+    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table, const Sched sched,
+                      const WorkPlan wp) {
 #if NVFP4_SM90A
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
@@ -237,8 +251,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       constexpr uint32_t kBytes = kTokBytes + kWBytes + kAtoms * kAtomBytes;
       int s = 0;
       uint32_t phase = 0;
-      for (int u = blockIdx.x; u < units; u += gridDim.x) {
-        const Tile tile = sched.at(u);
+      WorkCursor cur = work_start(wp);
+      Tile tile;
+      while (next_work(sched, wp, cur, tile)) {
         const GemmEntry& e = sched.entry(tile.group);
         const Maps& mp = table == nullptr ? maps : table[tile.group];
         const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
@@ -298,8 +313,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   static_assert(kMT == 1, "one m64 tile per consumer warpgroup (load_step, decode_slice)");
   // A fragments of the last two k16 slices issued: slice q uses frag[q & 1] (4 slices per step).
   uint32_t frag[2][4];
-  for (int u = blockIdx.x; u < units; u += gridDim.x) {
-    const Tile tile = sched.at(u);
+  WorkCursor cur = work_start(wp);
+  Tile tile;
+  while (next_work(sched, wp, cur, tile)) {
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
     uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
 
@@ -348,7 +364,16 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::fence_regs(acc);
     if (prev_empty != 0) sm90::mbar_arrive(prev_empty);
 
-    if (splits > 1) asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");  // ring reads done
+    // A barrier over the consumer warpgroups only (the producer may still be loading).
+    const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
+    int peer_end;
+    const SegmentRole role = work_role(sched, wp, cur, peer_end);
+    if (role == SegmentRole::kPartial) {  // stream-K: a later run of this tile, summed by its owner
+      store_partial<kConsumers * 128>(acc, wp, ctid, consumers_sync);
+      continue;
+    }
+    if (role == SegmentRole::kOwner) add_partials<kConsumers * 128>(acc, wp, peer_end, ctid, consumers_sync);
+    if (splits > 1) consumers_sync();  // ring reads done (splitk_reduce reuses the ring)
     OutView out;  // read after the main loop, where registers are free
     {
       const GemmEntry& e = sched.entry(tile.group);
@@ -377,7 +402,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   (void)maps;
   (void)table;
   (void)sched;
-  (void)units;
+  (void)wp;
   __trap();  // the host runs this variant only on compute capability 9.0 (unsupported())
 #endif
 }
@@ -421,39 +446,51 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
   return m;
 }
 
-// One CTA shape's launch over a case: the plan (tiles, one-wave split count), the units and CTAs,
-// and the model cost the runner compares: rounds of the persistent grid x K steps per unit x the
-// measured time of one K step of that CTA shape relative to (2 consumers, 128 tokens), plus
-// kSplitSteps for a split-K launch (H100, docs/perf-notes.md P5/P7/P17). Grouped: the K steps of
-// all units spread evenly over the CTAs.
+// One CTA shape's launch over a case: the plan (tiles, one-wave split count), how its work is
+// shared out, and the model cost the runner compares, in K steps of (2 consumers, 128 tokens):
+//   data-parallel: the busiest CTA's K steps x the measured time of one K step of this CTA shape
+//     relative to (2, 128), plus kSplitSteps for a split-K launch (H100, docs/perf-notes.md
+//     P5/P7/P17) (grouped launches: before P18, the K steps of all units spread evenly);
+//   stream-K: the busiest CTA's K steps x kStreamKStep, plus kPeerSteps per partial tile it adds
+//     and kStoreSteps for one it writes (both scaled by the accumulator tile's size).
+// `sched` forces one: "data", "stream-k", or empty for the cheaper.
 struct ShapePlan {
   int consumers = 2, tokens = 128, slots = 128;
   LaunchPlan lp;
   int units = 0, blocks = 0;
+  bool stream_k = false;
+  int slot_floats = 0;  // stream-K: one CTA's accumulators
   double cost = 0;
 };
 template <int NB, int C, int T, class Sched>
-ShapePlan plan_shape(const CaseView& c, double step_time) {
+ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sched) {
   using Cf = Cfg<C, T>;
   auto kernel = wgmma_gemm_kernel<NB, C, T, Sched>;
   ShapePlan sp;
   sp.consumers = C;
   sp.tokens = T;
   sp.slots = Cf::kSlots;
+  sp.slot_floats = Cf::kRegs * C * 128;
   sp.lp = plan_launch(kernel, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T, Cf::kSlots / NB, kBK, 4);
-  sp.units = static_cast<int>(sp.lp.tiles * sp.lp.ts.splits);
   const int64_t resident = resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, 1);
-  sp.blocks = sp.lp.ts.splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
+  StreamKPlan skp;
+  if (sched != "data") {
+    const double tile_scale = static_cast<double>(C * T) / (2 * 128);
+    const double sk_step = step_time * kStreamKStep;
+    skp = plan_stream_k(sp.lp, resident, kPeerSteps * tile_scale / sk_step, kStoreSteps * tile_scale / sk_step,
+                        "NVFP4_PERSISTENT_SK_CTAS");
+    skp.cost *= sk_step;
+  }
   const int splits = sp.lp.ts.splits;
-  if (sp.lp.entries.size() == 1) {
-    const int64_t rounds = (sp.units + sp.blocks - 1) / sp.blocks;
-    sp.cost = static_cast<double>(rounds) * ((sp.lp.entries[0].k_steps + splits - 1) / splits) * step_time +
-              (splits > 1 ? kSplitSteps : 0.0);
-  } else {
-    double steps = 0;
-    for (const GemmEntry& e : sp.lp.entries)
-      steps += static_cast<double>(e.tiles_t) * e.tiles_n * e.args.l * e.k_steps;
-    sp.cost = steps / sp.blocks * step_time;
+  sp.units = static_cast<int>(sp.lp.tiles * splits);
+  sp.blocks = splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
+  sp.cost = data_parallel_steps(sp.lp, sp.blocks) * step_time + (splits > 1 ? kSplitSteps : 0.0);
+  if (skp.sk.ctas > 0 && (skp.cost < sp.cost || sched == "stream-k")) {
+    sp.stream_k = true;
+    sp.lp.ts.splits = 1;
+    sp.units = skp.sk.total;
+    sp.blocks = skp.sk.ctas;
+    sp.cost = skp.cost;
   }
   return sp;
 }
@@ -473,15 +510,19 @@ class WgmmaRunner final : public Runner {
     // P14's decode (3, 128) does 1.5x the slots in 1.49x the time (kThreeStep), (2, 256) twice the
     // tokens in 1.87x (kWideStep); a split-K launch costs kSplitSteps more.
     // NVFP4_PERSISTENT_CTA=2x128|3x128|2x256 forces a shape (for measuring the model's inputs).
+    // NVFP4_PERSISTENT_SCHED=data|stream-k forces how the work is shared out (both, for measuring).
     const char* force = std::getenv("NVFP4_PERSISTENT_CTA");
     const std::string forced = force ? force : "";
-    ShapePlan best = plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9);
-    const ShapePlan three = plan_shape<NB, 3, 128, Sched>(c, forced.empty() || forced == "3x128" ? kThreeStep : 1e9);
+    const std::string sched = forced_schedule("NVFP4_PERSISTENT_SCHED");
+    ShapePlan best = plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9, sched);
+    const ShapePlan three =
+        plan_shape<NB, 3, 128, Sched>(c, forced.empty() || forced == "3x128" ? kThreeStep : 1e9, sched);
     if (three.cost < best.cost) best = three;
     int64_t max_m = 0;
     for (const GemmOperands& g : c.groups) max_m = std::max(max_m, g.dims.m);
     if (max_m > 128 || forced == "2x256") {
-      const ShapePlan wide = plan_shape<NB, 2, 256, Sched>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9);
+      const ShapePlan wide =
+          plan_shape<NB, 2, 256, Sched>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9, sched);
       if (wide.cost < best.cost) best = wide;
     }
     const ShapePlan& sp = best;
@@ -489,8 +530,11 @@ class WgmmaRunner final : public Runner {
     m_tok = sp.tokens;
     m_tokens = TokenWorkspace(sp.lp, stream);
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
-    m_units = sp.units;
     m_blocks = sp.blocks;
+    if (sp.stream_k)
+      m_stream_k = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
+    else
+      m_stream_k.plan.units = sp.units;
 
     const int slots = sp.slots;
     std::vector<Maps> maps;
@@ -503,8 +547,7 @@ class WgmmaRunner final : public Runner {
       m_maps = maps.at(0);
     }
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
-             std::to_string(m_tok) + " tokens per CTA), " + std::to_string(sp.lp.tiles) + " tiles x " +
-             std::to_string(sp.lp.ts.splits) + " K splits on " + std::to_string(m_blocks) + " CTAs";
+             std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks);
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
@@ -543,13 +586,14 @@ class WgmmaRunner final : public Runner {
   void launch(cudaStream_t stream) {
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
                      m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()), m_sched,
-                     m_units);
+                     m_stream_k.plan);
   }
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;
   Sched m_sched;
   Maps m_maps{};
-  int m_units = 0, m_blocks = 0, m_consumers = 2, m_tok = 128;
+  StreamKWorkspace m_stream_k;  // its plan: stream-K or data-parallel (units only)
+  int m_blocks = 0, m_consumers = 2, m_tok = 128;
   std::string m_plan;
 };
 

@@ -33,7 +33,7 @@ const VariantInfo dual_gemm_persistent{
     "persistent",
     "wgmma FP16->FP32 (A = B1/B2 rows decoded in registers, interleaved by 8 so x1 and x2 share a thread; B = tokens "
     "in shared memory), TMA + mbarrier ring, producer + 2-3 consumer warpgroups, CTA shape per case, persistent "
-    "grid, split-K over clusters",
+    "grid, split-K over clusters or stream-K",
     "",
     &gemm::wg::unsupported,
     &prepare,

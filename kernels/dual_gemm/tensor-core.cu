@@ -32,7 +32,7 @@ const VariantInfo dual_gemm_tensor_core{
     Problem::dual_gemm,
     "tensor-core",
     "mma.sync FP16->FP32, B1 and B2 rows of the same outputs in one warp, two accumulators, weights on the MMA M side, packed B through a cp.async ring decoded into fragments, "
-    "A decoded once by a timed pre-pass, split-K",
+    "A decoded once by a timed pre-pass, split-K over clusters or stream-K",
     "",
     &gemm::mma::unsupported,
     &prepare,

@@ -34,7 +34,7 @@ const VariantInfo gemm_persistent{
     Problem::gemm,
     "persistent",
     "wgmma FP16->FP32 (A = weights decoded in registers, B = tokens in shared memory), TMA + mbarrier ring, "
-    "producer + 2-3 consumer warpgroups, CTA shape per case, persistent grid, split-K over clusters; A decoded once "
+    "producer + 2-3 consumer warpgroups, CTA shape per case, persistent grid, split-K over clusters or stream-K; A decoded once "
     "by a timed pre-pass",
     "",
     &gemm::wg::unsupported,

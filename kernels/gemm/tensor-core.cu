@@ -31,7 +31,7 @@ const VariantInfo gemm_tensor_core{
     Problem::gemm,
     "tensor-core",
     "mma.sync FP16->FP32, weights on the MMA M side, packed B through a cp.async ring decoded into fragments, "
-    "A decoded once by a timed pre-pass, split-K",
+    "A decoded once by a timed pre-pass, split-K over clusters or stream-K",
     "",
     &gemm::mma::unsupported,
     &prepare,

@@ -31,7 +31,8 @@ const VariantInfo group_gemm_persistent{
     Problem::group_gemm,
     "persistent",
     "all groups in one persistent wgmma launch (the gemm persistent main loop over a group table, TMA descriptors "
-    "per group in global memory); A decoded once by a timed pre-pass",
+    "per group in global memory), data-parallel over all groups' tiles or stream-K over all their K steps; A decoded "
+    "once by a timed pre-pass",
     "",
     &gemm::wg::unsupported,
     &prepare,

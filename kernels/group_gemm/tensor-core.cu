@@ -30,7 +30,8 @@ extern const VariantInfo group_gemm_tensor_core;
 const VariantInfo group_gemm_tensor_core{
     Problem::group_gemm,
     "tensor-core",
-    "one launch for all groups: the gemm mma.sync main loop driven by a grouped tile scheduler, one token pre-pass",
+    "one launch for all groups: the gemm mma.sync main loop driven by a grouped tile scheduler (or stream-K over all "
+    "groups' K steps), one token pre-pass",
     "",
     &gemm::mma::unsupported,
     &prepare,

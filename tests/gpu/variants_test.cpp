@@ -5,7 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <string>
+
 #include "core/case_data.hpp"
+#include "core/scoped_env.hpp"
 #include "core/device_buffer.hpp"
 #include "core/variant.hpp"
 #include "gpu_test_util.hpp"
@@ -15,7 +19,8 @@ using namespace nvfp4;
 
 namespace {
 
-void check_all_variants(Problem p, const std::vector<CaseSpec>& cases) {
+// `only`: one variant's name, or every variant when empty.
+void check_all_variants(Problem p, const std::vector<CaseSpec>& cases, const std::string& only = "") {
   const DeviceInfo dev = query_device(0);
   Stream stream;
   DeviceReference reference(dev);
@@ -28,7 +33,7 @@ void check_all_variants(Problem p, const std::vector<CaseSpec>& cases) {
       for (const VariantInfo* v : variants_for(p)) {
         const std::string what = fmt::format("{} {} {} dist={}", to_string(p), format_shape(p, spec.shape), v->name,
                                              to_string(dist));
-        if (!v->unsupported(dev, spec.shape).empty()) continue;
+        if (!v->unsupported(dev, spec.shape).empty() || (!only.empty() && v->name != only)) continue;
         auto runner = v->prepare(data.view(), stream.get());
         data.poison_outputs(stream.get());
         runner->run(stream.get());
@@ -77,4 +82,45 @@ TEST(Variants, GemvEveryBatchCount) {
     cases.push_back(c);
   }
   check_all_variants(Problem::gemv, cases);
+}
+
+namespace {
+
+// The ways of sharing out the work the schedule tests force: data-parallel (with cluster split-K),
+// stream-K over the model's CTA count, and stream-K over 5 CTAs, whose runs straddle the small test
+// shapes' tiles in every way (partial sums written, owners adding one to several).
+struct Schedule {
+  const char* sched;
+  const char* ctas;  // "": the model's count
+};
+// An environment variable for the scope of a forced schedule: `value`, or unset when it is "".
+std::optional<std::string> env_value(const char* value) {
+  return *value ? std::optional<std::string>(value) : std::nullopt;
+}
+constexpr Schedule kSchedules[] = {{"data", ""}, {"stream-k", ""}, {"stream-k", "5"}};
+
+}  // namespace
+
+// The `persistent` GEMM family under each schedule in each CTA shape, forced (the default run
+// above takes the cost model's pick).
+TEST(Variants, PersistentEverySchedule) {
+  for (const char* cta : {"2x128", "3x128", "2x256"})
+    for (const Schedule& s : kSchedules) {
+      SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_CTA={} NVFP4_PERSISTENT_SCHED={} NVFP4_PERSISTENT_SK_CTAS={}", cta,
+                               s.sched, s.ctas));
+      const ScopedEnv e1("NVFP4_PERSISTENT_CTA", cta), e2("NVFP4_PERSISTENT_SCHED", s.sched),
+          e3("NVFP4_PERSISTENT_SK_CTAS", env_value(s.ctas));
+      for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
+        check_all_variants(p, test_cases(p), "persistent");
+    }
+}
+
+// The `tensor-core` GEMM family under each schedule, forced.
+TEST(Variants, TensorCoreEverySchedule) {
+  for (const Schedule& s : kSchedules) {
+    SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_SCHED={} NVFP4_TENSOR_CORE_SK_CTAS={}", s.sched, s.ctas));
+    const ScopedEnv e1("NVFP4_TENSOR_CORE_SCHED", s.sched), e2("NVFP4_TENSOR_CORE_SK_CTAS", env_value(s.ctas));
+    for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
+      check_all_variants(p, test_cases(p), "tensor-core");
+  }
 }
