@@ -141,8 +141,9 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
 }
 
 // The stream-K alternative of a planned launch (stream_k.hpp) on at most `resident` CTAs at once,
-// at least kStreamKMinSteps K steps each, and its cost for the cost models: the busiest CTA's K
-// steps plus peer_steps per partial tile it adds and store_steps for one it writes. sk.ctas == 0
+// at least kStreamKMinSteps K steps each, and its cost for the cost models, in the caller's units:
+// the busiest CTA's K steps at `step` each, plus `peer` per partial tile it adds and `store` for
+// one it writes. sk.ctas == 0
 // (and cost infinite) where the launch has 2^31 K steps or more. `force_ctas_env` names an
 // environment variable that forces the CTA count (tests: runs that straddle tiles in every way),
 // never above `resident` (an owner waits for the CTAs after it, which must be running).
@@ -151,7 +152,7 @@ struct StreamKPlan {
   StreamK sk;
   double cost = 1e300;
 };
-inline StreamKPlan plan_stream_k(const LaunchPlan& lp, int64_t resident, double peer_steps, double store_steps,
+inline StreamKPlan plan_stream_k(const LaunchPlan& lp, int64_t resident, double step, double peer, double store,
                                  const char* force_ctas_env) {
   StreamKPlan p;
   if (lp.steps >= INT32_MAX || resident >= (1 << 15)) return p;
@@ -160,7 +161,8 @@ inline StreamKPlan plan_stream_k(const LaunchPlan& lp, int64_t resident, double 
   p.sk = StreamK(static_cast<int>(lp.steps), static_cast<int>(std::max<int64_t>(1, ctas)));
   const GemmEntry* entries = lp.entries.data();
   const int groups = static_cast<int>(lp.entries.size());
-  p.cost = stream_k_cost(p.sk, [&](int it) { return span_in_table(entries, groups, it); }, peer_steps, store_steps);
+  p.cost = stream_k_cost(p.sk, [&](int it) { return span_in_table(entries, groups, it); }, peer / step, store / step) *
+           step;
   return p;
 }
 

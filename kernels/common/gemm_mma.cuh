@@ -314,9 +314,7 @@ class MmaRunner final : public Runner {
                            (lp.ts.splits > 1 ? kSplitSteps : 0.0);
     StreamKPlan skp;
     if (sched != "data") {
-      skp = plan_stream_k(lp, resident, kPeerSteps / kStreamKStep, kStoreSteps / kStreamKStep,
-                          "NVFP4_TENSOR_CORE_SK_CTAS");
-      skp.cost *= kStreamKStep;
+      skp = plan_stream_k(lp, resident, kStreamKStep, kPeerSteps, kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
     }
     const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k");
     if (stream_k) lp.ts.splits = 1;

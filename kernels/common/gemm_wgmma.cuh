@@ -476,10 +476,8 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   StreamKPlan skp;
   if (sched != "data") {
     const double tile_scale = static_cast<double>(C * T) / (2 * 128);
-    const double sk_step = step_time * kStreamKStep;
-    skp = plan_stream_k(sp.lp, resident, kPeerSteps * tile_scale / sk_step, kStoreSteps * tile_scale / sk_step,
+    skp = plan_stream_k(sp.lp, resident, step_time * kStreamKStep, kPeerSteps * tile_scale, kStoreSteps * tile_scale,
                         "NVFP4_PERSISTENT_SK_CTAS");
-    skp.cost *= sk_step;
   }
   const int splits = sp.lp.ts.splits;
   sp.units = static_cast<int>(sp.lp.tiles * splits);
@@ -532,9 +530,9 @@ class WgmmaRunner final : public Runner {
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     m_blocks = sp.blocks;
     if (sp.stream_k)
-      m_stream_k = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
+      m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
     else
-      m_stream_k.plan.units = sp.units;
+      m_work.plan.units = sp.units;
 
     const int slots = sp.slots;
     std::vector<Maps> maps;
@@ -586,13 +584,13 @@ class WgmmaRunner final : public Runner {
   void launch(cudaStream_t stream) {
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
                      m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()), m_sched,
-                     m_stream_k.plan);
+                     m_work.plan);
   }
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;
   Sched m_sched;
   Maps m_maps{};
-  StreamKWorkspace m_stream_k;  // its plan: stream-K or data-parallel (units only)
+  StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
   int m_blocks = 0, m_consumers = 2, m_tok = 128;
   std::string m_plan;
 };
