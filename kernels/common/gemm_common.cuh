@@ -123,8 +123,10 @@ struct GemmEntry {
   int64_t m_pad = 0;             // tensor-core: token rows per batch in that workspace
 };
 
+// issuers (`persistent`): how many producer threads issue a K step's copies (1: one thread all;
+// 2: tokens | weights and scale atoms; 3: tokens | weights | scale atoms).
 struct TileShape {
-  int tokens = 128, cols = 128, splits = 1;
+  int tokens = 128, cols = 128, splits = 1, issuers = 1;
 };
 
 // Tile `local_tile` of GEMM `group`, K steps [k_begin, k_end).

@@ -140,6 +140,19 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
   return lp;
 }
 
+// An integer in [lo, hi] forced by environment variable `env`, or `fallback` where it is unset or
+// empty; anything else (not a whole number, out of range) is an error.
+inline int forced_int(const char* env, int lo, int hi, int fallback) {
+  const char* v = std::getenv(env);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  if (*end != '\0' || x < lo || x > hi)
+    throw std::invalid_argument(std::string(env) + "=" + v + ": must be a whole number from " + std::to_string(lo) +
+                                " to " + std::to_string(hi));
+  return static_cast<int>(x);
+}
+
 // The stream-K alternative of a planned launch (stream_k.hpp) on at most `resident` CTAs at once,
 // at least kStreamKMinSteps K steps each, and its cost for the cost models, in the caller's units:
 // the busiest CTA's K steps at `step` each, plus `peer` per partial tile it adds and `store` for
@@ -157,7 +170,7 @@ inline StreamKPlan plan_stream_k(const LaunchPlan& lp, int64_t resident, double 
   StreamKPlan p;
   if (lp.steps >= INT32_MAX || resident >= (1 << 15)) return p;
   int64_t ctas = std::min<int64_t>(resident, lp.steps / kStreamKMinSteps);
-  if (const char* n = std::getenv(force_ctas_env)) ctas = std::min<int64_t>(resident, std::atoi(n));
+  if (const int n = forced_int(force_ctas_env, 1, 1 << 30, 0); n > 0) ctas = std::min<int64_t>(resident, n);
   p.sk = StreamK(static_cast<int>(lp.steps), static_cast<int>(std::max<int64_t>(1, ctas)));
   const GemmEntry* entries = lp.entries.data();
   const int groups = static_cast<int>(lp.entries.size());

@@ -83,6 +83,8 @@ inline constexpr double kSplitSteps = 10.0;
 inline constexpr double kPeerSteps = 3.0;
 inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
+// Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22).
+inline constexpr int kIssuers = 2;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -232,9 +234,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   const int warpgroup = threadIdx.x / 128;
   const int splits = sched.ts.splits;
 
+  const int issuers = sched.ts.issuers;
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
-      sm90::mbar_init(&full[s], 1);
+      sm90::mbar_init(&full[s], issuers);  // each issuing thread announces its bytes
       sm90::mbar_init(&empty[s], kConsumers * 128);  // every consumer thread (see the consumers' loop)
     }
     sm90::mbar_init_fence();
@@ -243,12 +246,19 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
 
   if (warpgroup == 0) {  // ---- producer ----
     sm90::setmaxnreg_dec<Cf::kProducerRegs>();
-    if (threadIdx.x == 0) {
+    // Lane 0 of producer warp r < issuers issues role r's copies of every K step: one thread
+    // issuing all of them was the data path's limit (docs/perf-notes.md P22: it spent ~85 % of its
+    // time issuing and ~15 % waiting for a free stage; with the tokens on a thread of their own the
+    // kernel ran 4-9 % faster).
+    const int role = static_cast<int>(threadIdx.x) / 32;
+    if (threadIdx.x % 32 == 0 && role < issuers) {
+      const bool tok = role == 0, w = issuers == 1 || role == 1, sf = issuers == 1 || role == issuers - 1;
       if (table == nullptr) {
-        sm90::tma_prefetch_desc(&maps.tok);
-        for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
+        if (tok) sm90::tma_prefetch_desc(&maps.tok);
+        if (w)
+          for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
       }
-      constexpr uint32_t kBytes = kTokBytes + kWBytes + kAtoms * kAtomBytes;
+      const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
       int s = 0;
       uint32_t phase = 0;
       WorkCursor cur = work_start(wp);
@@ -268,18 +278,22 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         }
         for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
           sm90::mbar_wait(&empty[s], phase ^ 1);
-          sm90::mbar_arrive_expect_tx(&full[s], kBytes);
+          sm90::mbar_arrive_expect_tx(&full[s], bytes);
           uint8_t* st = ring + s * kStageBytes;
-          sm90::tma_load_2d(st, &mp.tok, &full[s], ks * kBK, tok_row);
+          if (tok) sm90::tma_load_2d(st, &mp.tok, &full[s], ks * kBK, tok_row);
+          if (w) {
 #pragma unroll
-          for (int b = 0; b < NB; ++b)
-            sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &mp.w[b], &full[s], ks * (kBK / 2), tile.n0,
-                              tile.l);
+            for (int b = 0; b < NB; ++b)
+              sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &mp.w[b], &full[s], ks * (kBK / 2), tile.n0,
+                                tile.l);
+          }
+          if (sf) {
 #pragma unroll
-          for (int a = 0; a < kAtoms; ++a)
-            sm90::bulk_load(st + kTokBytes + kWBytes + a * kAtomBytes,
-                            e.args.sfb_blk[a / kAtomsPerB] + atom[a] + int64_t{ks} * kAtomBytes, kAtomBytes,
-                            &full[s]);
+            for (int a = 0; a < kAtoms; ++a)
+              sm90::bulk_load(st + kTokBytes + kWBytes + a * kAtomBytes,
+                              e.args.sfb_blk[a / kAtomsPerB] + atom[a] + int64_t{ks} * kAtomBytes, kAtomBytes,
+                              &full[s]);
+          }
           if (++s == kStages) {
             s = 0;
             phase ^= 1;
@@ -511,6 +525,8 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_SCHED=data|stream-k forces how the work is shared out (both, for measuring).
     const char* force = std::getenv("NVFP4_PERSISTENT_CTA");
     const std::string forced = force ? force : "";
+    if (!forced.empty() && forced != "2x128" && forced != "3x128" && forced != "2x256")
+      throw std::invalid_argument("NVFP4_PERSISTENT_CTA=" + forced + ": must be 2x128, 3x128 or 2x256");
     const std::string sched = forced_schedule("NVFP4_PERSISTENT_SCHED");
     ShapePlan best = plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9, sched);
     const ShapePlan three =
@@ -528,6 +544,8 @@ class WgmmaRunner final : public Runner {
     m_tok = sp.tokens;
     m_tokens = TokenWorkspace(sp.lp, stream);
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
+    // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
+    m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
     m_blocks = sp.blocks;
     if (sp.stream_k)
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "core/case_data.hpp"
@@ -113,6 +114,51 @@ TEST(Variants, PersistentEverySchedule) {
       for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
         check_all_variants(p, test_cases(p), "persistent");
     }
+}
+
+// The `persistent` GEMM family with each number of producer threads issuing the copies (the default
+// runs above take kIssuers), data-parallel and stream-K.
+TEST(Variants, PersistentEveryIssuerCount) {
+  for (const char* issuers : {"1", "3"})
+    for (const char* sched : {"data", "stream-k"}) {
+      SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_ISSUERS={} NVFP4_PERSISTENT_SCHED={}", issuers, sched));
+      const ScopedEnv e1("NVFP4_PERSISTENT_ISSUERS", issuers), e2("NVFP4_PERSISTENT_SCHED", sched);
+      for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
+        check_all_variants(p, test_cases(p), "persistent");
+    }
+}
+
+// A forcing knob with a value it does not take stops `prepare` with the variable, its value and
+// the rule, rather than running something else.
+TEST(Variants, PersistentRejectsBadKnobs) {
+  const DeviceInfo dev = query_device(0);
+  Stream stream;
+  CaseSpec spec;
+  spec.problem = Problem::gemm;
+  spec.shape = parse_shape(Problem::gemm, "128x256x256");
+  const VariantInfo* v = nullptr;
+  for (const VariantInfo* x : variants_for(Problem::gemm))
+    if (x->name == "persistent") v = x;
+  ASSERT_NE(v, nullptr);
+  if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
+  CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
+  const struct {
+    const char *env, *value, *rule;
+  } bad[] = {{"NVFP4_PERSISTENT_ISSUERS", "4", "from 1 to 3"},
+             {"NVFP4_PERSISTENT_ISSUERS", "two", "from 1 to 3"},
+             {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number"},
+             {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256"},
+             {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"}};
+  for (const auto& b : bad) {
+    const ScopedEnv e(b.env, b.value);
+    try {
+      (void)v->prepare(data.view(), stream.get());
+      ADD_FAILURE() << b.env << "=" << b.value << " was accepted";
+    } catch (const std::invalid_argument& err) {
+      EXPECT_NE(std::string(err.what()).find(std::string(b.env) + "=" + b.value), std::string::npos) << err.what();
+      EXPECT_NE(std::string(err.what()).find(b.rule), std::string::npos) << err.what();
+    }
+  }
 }
 
 // The `tensor-core` GEMM family under each schedule, forced.
