@@ -83,8 +83,8 @@ inline constexpr double kSplitSteps = 10.0;
 inline constexpr double kPeerSteps = 3.0;
 inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
-// Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22).
-inline constexpr int kIssuers = 2;
+// Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22, P23).
+inline constexpr int kIssuers = 3;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -248,8 +248,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::setmaxnreg_dec<Cf::kProducerRegs>();
     // Lane 0 of producer warp r < issuers issues role r's copies of every K step: one thread
     // issuing all of them was the data path's limit (docs/perf-notes.md P22: it spent ~85 % of its
-    // time issuing and ~15 % waiting for a free stage; with the tokens on a thread of their own the
-    // kernel ran 4-9 % faster).
+    // time issuing and ~15 % waiting for a free stage). Measured on an H100 (P23): tokens | weights
+    // and atoms no faster than one thread; tokens | weights | atoms 5-12 % faster on the long-K shapes.
     const int role = static_cast<int>(threadIdx.x) / 32;
     if (threadIdx.x % 32 == 0 && role < issuers) {
       const bool tok = role == 0, w = issuers == 1 || role == 1, sf = issuers == 1 || role == issuers - 1;

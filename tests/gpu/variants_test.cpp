@@ -119,7 +119,7 @@ TEST(Variants, PersistentEverySchedule) {
 // The `persistent` GEMM family with each number of producer threads issuing the copies (the default
 // runs above take kIssuers), data-parallel and stream-K.
 TEST(Variants, PersistentEveryIssuerCount) {
-  for (const char* issuers : {"1", "3"})
+  for (const char* issuers : {"1", "2"})
     for (const char* sched : {"data", "stream-k"}) {
       SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_ISSUERS={} NVFP4_PERSISTENT_SCHED={}", issuers, sched));
       const ScopedEnv e1("NVFP4_PERSISTENT_ISSUERS", issuers), e2("NVFP4_PERSISTENT_SCHED", sched);
