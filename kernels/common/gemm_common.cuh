@@ -124,8 +124,7 @@ struct GemmEntry {
 };
 
 // issuers (`persistent`): how many producer threads issue a K step's copies (1: one thread all;
-// 2: tokens | weights and scale atoms; 3: tokens | weights | scale atoms; 4: as 3 with the token
-// tile in two halves on two threads).
+// 2: tokens | weights and scale atoms; 3: tokens | weights | scale atoms).
 struct TileShape {
   int tokens = 128, cols = 128, splits = 1, issuers = 1;
 };

@@ -252,17 +252,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // and atoms no faster than one thread; tokens | weights | atoms 5-12 % faster on the long-K shapes.
     const int role = static_cast<int>(threadIdx.x) / 32;
     if (threadIdx.x % 32 == 0 && role < issuers) {
-      // 4: the token tile in two boxes of T / 2 rows, the second on a fourth thread.
-      const bool tok = role == 0 || role == 3, w = issuers == 1 || role == 1;
-      const bool sf = issuers == 1 || role == 2 || (issuers == 2 && role == 1);
-      const int tok_half = issuers == 4 ? (role == 3 ? 1 : 0) : -1;
+      const bool tok = role == 0, w = issuers == 1 || role == 1, sf = issuers == 1 || role == issuers - 1;
       if (table == nullptr) {
         if (tok) sm90::tma_prefetch_desc(&maps.tok);
         if (w)
           for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
       }
-      const uint32_t bytes =
-          (tok ? (tok_half < 0 ? kTokBytes : kTokBytes / 2) : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
+      const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
       int s = 0;
       uint32_t phase = 0;
       WorkCursor cur = work_start(wp);
@@ -284,10 +280,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           sm90::mbar_wait(&empty[s], phase ^ 1);
           sm90::mbar_arrive_expect_tx(&full[s], bytes);
           uint8_t* st = ring + s * kStageBytes;
-          if (tok) {
-            const int h = tok_half < 0 ? 0 : tok_half;
-            sm90::tma_load_2d(st + h * (kTokBytes / 2), &mp.tok, &full[s], ks * kBK, tok_row + h * (T / 2));
-          }
+          if (tok) sm90::tma_load_2d(st, &mp.tok, &full[s], ks * kBK, tok_row);
           if (w) {
 #pragma unroll
             for (int b = 0; b < NB; ++b)
@@ -552,7 +545,7 @@ class WgmmaRunner final : public Runner {
     m_tokens = TokenWorkspace(sp.lp, stream);
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
-    m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 4, kIssuers);
+    m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
     m_blocks = sp.blocks;
     if (sp.stream_k)
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
@@ -591,7 +584,7 @@ class WgmmaRunner final : public Runner {
     {
       const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
       const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.k * 2)};
-      const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(m_sched.ts.issuers == 4 ? m_tok / 2 : m_tok)};
+      const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(m_tok)};
       m.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.data() + e.tok_offset, dims, strides, box,
                          CU_TENSOR_MAP_SWIZZLE_128B);
     }
