@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -222,15 +223,24 @@ inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {
   return *std::max_element(per_cta.begin(), per_cta.end());
 }
 
-// A variant's schedule forced by environment variable `env` ("data" or "stream-k"), or "" for its
-// cost model's pick; anything else is an error.
-inline std::string forced_schedule(const char* env) {
+// One of `allowed` forced by environment variable `env`, or "" where it is unset or empty (the
+// cost model's pick); anything else is an error that lists them ("a, b or c").
+inline std::string forced_choice(const char* env, std::initializer_list<const char*> allowed) {
   const char* v = std::getenv(env);
   const std::string s = v ? v : "";
-  if (!s.empty() && s != "data" && s != "stream-k")
-    throw std::invalid_argument(std::string(env) + "=" + s + ": must be data or stream-k");
-  return s;
+  if (s.empty()) return s;
+  std::string rule;
+  size_t i = 0;
+  for (const char* a : allowed) {
+    if (s == a) return s;
+    rule += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + std::string(a);
+    ++i;
+  }
+  throw std::invalid_argument(std::string(env) + "=" + s + ": must be " + rule);
 }
+
+// A variant's schedule forced by environment variable `env` ("data" or "stream-k"), or "".
+inline std::string forced_schedule(const char* env) { return forced_choice(env, {"data", "stream-k"}); }
 
 inline std::vector<GemmArgs> gemm_args_of(const CaseView& c, int nb) {
   std::vector<GemmArgs> v;

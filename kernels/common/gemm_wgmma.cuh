@@ -15,7 +15,8 @@
 //      gemm: slot s is B row n0 + s; dual_gemm: slots alternate in runs of 8 between B1 and B2
 //      (SlotMap<2, 8>), so a thread's accumulator rows g and g + 8 are x1 and x2 of the same
 //      output and a CTA covers 32 x C output columns.
-//      Producer (one thread): per K step, one TMA of the token tile (T rows of 128 bytes with the
+//      Producer (TileShape::issuers threads, 3 by default: tokens | weights | scale atoms, one
+//      thread each): per K step, one TMA of the token tile (T rows of 128 bytes with the
 //      128-byte swizzle, as wgmma reads it), one (gemm) or two (dual: B1, B2) TMA boxes of packed
 //      weights (32-byte rows) and the bulk copies of the 512-byte blocked scale atoms the tile's
 //      rows span (PROBLEMS.md 1.3: 128 rows x 4 scales are contiguous), completing on the
@@ -248,8 +249,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::setmaxnreg_dec<Cf::kProducerRegs>();
     // Lane 0 of producer warp r < issuers issues role r's copies of every K step: one thread
     // issuing all of them was the data path's limit (docs/perf-notes.md P22: it spent ~85 % of its
-    // time issuing and ~15 % waiting for a free stage). Measured on an H100 (P23): tokens | weights
-    // and atoms no faster than one thread; tokens | weights | atoms 5-12 % faster on the long-K shapes.
+    // time issuing and ~15 % waiting for a free stage). Measured on two H100s (P23): tokens |
+    // weights and atoms no faster than one thread; tokens | weights | atoms 5-12 % faster on the
+    // dual_gemm shapes, 0.6-7 % on gemm and group_gemm depending on the machine.
     const int role = static_cast<int>(threadIdx.x) / 32;
     if (threadIdx.x % 32 == 0 && role < issuers) {
       const bool tok = role == 0, w = issuers == 1 || role == 1, sf = issuers == 1 || role == issuers - 1;
@@ -523,10 +525,7 @@ class WgmmaRunner final : public Runner {
     // tokens in 1.87x (kWideStep); a split-K launch costs kSplitSteps more.
     // NVFP4_PERSISTENT_CTA=2x128|3x128|2x256 forces a shape (for measuring the model's inputs).
     // NVFP4_PERSISTENT_SCHED=data|stream-k forces how the work is shared out (both, for measuring).
-    const char* force = std::getenv("NVFP4_PERSISTENT_CTA");
-    const std::string forced = force ? force : "";
-    if (!forced.empty() && forced != "2x128" && forced != "3x128" && forced != "2x256")
-      throw std::invalid_argument("NVFP4_PERSISTENT_CTA=" + forced + ": must be 2x128, 3x128 or 2x256");
+    const std::string forced = forced_choice("NVFP4_PERSISTENT_CTA", {"2x128", "3x128", "2x256"});
     const std::string sched = forced_schedule("NVFP4_PERSISTENT_SCHED");
     ShapePlan best = plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9, sched);
     const ShapePlan three =
