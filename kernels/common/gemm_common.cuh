@@ -447,4 +447,37 @@ __device__ __forceinline__ void store_output(const OutView& o, int64_t l, int64_
   o.c[(l * o.m + m) * o.n + n] = v;
 }
 
+// A swap-AB tile's outputs by 8 x 8 blocks. In the MMA accumulator layout lane (g, t) of a warp
+// holds, for each block, output column n0 + g of tokens m0 + 2t and m0 + 2t + 1 (a, b: final FP32
+// values, rounded once to FP16 here). The lane's address in C and the bounds are set up once per
+// tile, so a block costs two compares and two stores at constant offsets from it: ~12
+// instructions per two outputs where store_output's 64-bit index arithmetic and bounds test per
+// element took ~60 and 3-5 us per tile (docs/perf-notes.md P25). (Transposing the blocks across
+// the warp for 4-byte stores, with movmatrix or shuffles, made ptxas move the consumers' ring
+// addresses out of the uniform registers and guard the K loop's barrier wait: 119 -> 125
+// instructions per K step.)
+struct TileStore {
+  __half* lane;        // &C[l][m0 + 2t][n0 + g], (m0, n0) the warp's first token and output column
+  int n;               // C's row length (N)
+  int m_left, n_left;  // tokens and columns of C from (m0, n0) on
+  int g, t2;           // lane (g, t): g and 2t
+  __device__ __forceinline__ TileStore(const OutView& o, int64_t l, int64_t m0, int64_t n0, int lane_id) {
+    n = static_cast<int>(o.n);
+    m_left = static_cast<int>(o.m - m0);
+    n_left = static_cast<int>(o.n - n0);
+    g = lane_id / 4;
+    t2 = 2 * (lane_id % 4);
+    lane = o.c + (l * o.m + m0 + t2) * o.n + n0 + g;
+  }
+  // The block of tokens m0 + dm .. + 7 and columns n0 + dn .. + 7 (dm, dn multiples of 8): this
+  // lane's outputs, tokens m0 + dm + 2t (a) and + 1 (b) of column n0 + dn + g.
+  __device__ __forceinline__ void block(int dm, int dn, float a, float b) const {
+    if (dn + g < n_left) {
+      __half* c = lane + static_cast<int64_t>(dm) * n + dn;
+      if (dm + t2 < m_left) c[0] = __float2half_rn(a);
+      if (dm + t2 + 1 < m_left) c[n] = __float2half_rn(b);
+    }
+  }
+};
+
 }  // namespace nvfp4::gemm

@@ -210,24 +210,23 @@ struct Kernel {
                                                   float (&acc)[kRegs], int warp_w, int lane) {
     const GemmEntry& e = sched.entry(tile.group);
     const OutView out{e.args.c, e.args.m, e.args.n};
-    const int g = lane >> 2, t = lane & 3;
     splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits,
                                           static_cast<int>(threadIdx.x), [&](const float(&v)[kRegs], int u0, int u1) {
+      // The warp's outputs: tokens tile.m0.., columns from its first (32 slots, 16 dual_gemm outputs).
+      const TileStore st(out, tile.l, tile.m0, tile.n0 + warp_w * (NB == 1 ? 32 : 16), lane);
 #pragma unroll
       for (int nt = 0; nt < 16; ++nt) {
         if (nt < u0 || nt >= u1) continue;
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          const int64_t m = tile.m0 + nt * 8 + 2 * t + (r & 1);
-          const int rr = g + 8 * (r >> 1);
-          if constexpr (NB == 1) {
-#pragma unroll
-            for (int mt = 0; mt < 2; ++mt)
-              store_output<1>(out, tile.l, m, tile.n0 + warp_w * 32 + mt * 16 + rr,
-                              v[(nt * 2 + mt) * 4 + r] * fp4::kRawScale, 0.0f);
-          } else {
-            store_output<2>(out, tile.l, m, tile.n0 + warp_w * 16 + rr, v[(nt * 2) * 4 + r] * fp4::kRawScale,
-                            v[(nt * 2 + 1) * 4 + r] * fp4::kRawScale);
+        for (int h = 0; h < 2; ++h) {  // rows g (accumulator registers 0, 1), rows g + 8 (2, 3)
+          const float* x1 = &v[(nt * 2) * 4 + 2 * h];
+          const float* x2 = &v[(nt * 2 + 1) * 4 + 2 * h];
+          if constexpr (NB == 1) {  // m16 tiles 0 and 1: columns 8 h + g and 16 + 8 h + g
+            st.block(8 * nt, 8 * h, x1[0] * fp4::kRawScale, x1[1] * fp4::kRawScale);
+            st.block(8 * nt, 16 + 8 * h, x2[0] * fp4::kRawScale, x2[1] * fp4::kRawScale);
+          } else {  // x1 from m16 tile 0 (B1 rows), x2 from tile 1 (B2 rows): column 8 h + g
+            st.block(8 * nt, 8 * h, silu_mul(x1[0] * fp4::kRawScale, x2[0] * fp4::kRawScale),
+                     silu_mul(x1[1] * fp4::kRawScale, x2[1] * fp4::kRawScale));
           }
         }
       }

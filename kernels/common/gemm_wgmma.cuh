@@ -397,19 +397,19 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid,
                                                   [&](const float(&v)[kRegs], int u0, int u1) {
+      // The warp's outputs: tokens tile.m0.., slots (or dual_gemm output columns) from its first.
+      const TileStore st(out, tile.l, tile.m0, tile.n0 + (NB == 1 ? warp * 16 : warp * 8), lane);
 #pragma unroll
       for (int q = 0; q < kRegs / 4; ++q) {  // q = (T / 8) mt + j: n8 token block j of m64 tile mt
         if (q < u0 * 2 || q >= u1 * 2) continue;
-        const int mt = q / (T / 8), j = q % (T / 8), base = (consumer * kMT + mt) * 64 + warp * 16;  // first slot of the warp
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          const int64_t m = tile.m0 + j * 8 + 2 * t + (r & 1);
-          if constexpr (NB == 1) {
-            store_output<1>(out, tile.l, m, tile.n0 + base + g + 8 * (r >> 1), v[4 * q + r] * fp4::kRawScale, 0.0f);
-          } else if (r < 2) {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same column
-            store_output<2>(out, tile.l, m, tile.n0 + base / 2 + g, v[4 * q + r] * fp4::kRawScale,
-                            v[4 * q + 2 + r] * fp4::kRawScale);
-          }
+        const int mt = q / (T / 8), j = q % (T / 8), base = (consumer * kMT + mt) * 64;  // the warpgroup's first slot
+        const float* x = &v[4 * q];  // rows g: tokens 2t, 2t + 1; rows g + 8: the same tokens
+        if constexpr (NB == 1) {
+          st.block(8 * j, base, x[0] * fp4::kRawScale, x[1] * fp4::kRawScale);
+          st.block(8 * j, base + 8, x[2] * fp4::kRawScale, x[3] * fp4::kRawScale);
+        } else {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same output column
+          st.block(8 * j, base / 2, silu_mul(x[0] * fp4::kRawScale, x[2] * fp4::kRawScale),
+                   silu_mul(x[1] * fp4::kRawScale, x[3] * fp4::kRawScale));
         }
       }
     });
