@@ -480,4 +480,47 @@ struct TileStore {
   }
 };
 
+// The same blocks written to a tile in shared memory (FP16, rows = tokens, kCols output columns,
+// rows padded by 16 bytes so that lanes t = 0..3, rows 2t, land 8 banks apart), then copied to C
+// by whole rows: 16-byte vectors, consecutive threads along a row. For a CTA's last tile, whose
+// ring is free once every consumer is done with it: every consumer warp's 2-byte stores went
+// straight to C in 4 rows of 16 bytes per instruction, 3-16 us per tile in the P25 trace (the
+// 256-token tiles slowest), docs/perf-notes.md P26.
+template <int kCols>
+struct StagedTile {
+  static constexpr int kPitch = kCols + 8;  // halfs
+  static constexpr int kVecs = kCols / 8;   // 16-byte vectors per row
+  static_assert(kCols % 8 == 0, "whole vectors per row");
+  static constexpr int bytes(int rows) { return rows * kPitch * 2; }
+  __half* s;     // the tile
+  __half* lane;  // &s[2t][c0 + g]: this lane's first output, c0 the warp's first column
+  __device__ __forceinline__ StagedTile(uint8_t* smem, int c0, int lane_id)
+      : s(reinterpret_cast<__half*>(smem)), lane(s + 2 * (lane_id % 4) * kPitch + c0 + lane_id / 4) {}
+  // As TileStore::block.
+  __device__ __forceinline__ void block(int dm, int dn, float a, float b) const {
+    lane[dm * kPitch + dn] = __float2half_rn(a);
+    lane[(dm + 1) * kPitch + dn] = __float2half_rn(b);
+  }
+  // Rows [r0, r1) to C rows m0 + r, columns n0..n0 + kCols - 1 (those inside C), by kThreads
+  // threads; after a barrier over them that follows every block().
+  template <int kThreads>
+  __device__ __forceinline__ void copy_out(const OutView& o, int64_t l, int64_t m0, int64_t n0, int r0, int r1,
+                                           int tid) const {
+    const bool vectors = (o.n % 8) == 0 && (reinterpret_cast<uintptr_t>(o.c) & 15) == 0;
+    for (int i = tid; i < (r1 - r0) * kVecs; i += kThreads) {
+      const int r = r0 + i / kVecs, c = (i % kVecs) * 8;
+      const int64_t m = m0 + r, n = n0 + c;
+      if (m >= o.m || n >= o.n) continue;
+      const uint4 v = *reinterpret_cast<const uint4*>(s + r * kPitch + c);
+      __half* dst = o.c + (l * o.m + m) * o.n + n;
+      if (vectors && n + 8 <= o.n) {
+        *reinterpret_cast<uint4*>(dst) = v;
+      } else {
+        const __half* h = reinterpret_cast<const __half*>(&v);
+        for (int e = 0; e < 8 && n + e < o.n; ++e) dst[e] = h[e];
+      }
+    }
+  }
+};
+
 }  // namespace nvfp4::gemm

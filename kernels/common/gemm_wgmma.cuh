@@ -389,7 +389,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       continue;
     }
     if (role == SegmentRole::kOwner) add_partials<kConsumers * 128>(acc, wp, peer_end, ctid, consumers_sync);
-    if (splits > 1) consumers_sync();  // ring reads done (splitk_reduce reuses the ring)
+    // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
+    // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
+    // cluster barrier follows every remote read); earlier tiles straight to C (TileStore).
+    const bool staged = cur.it >= work_end(wp);
+    if (splits > 1 || staged) consumers_sync();  // ring reads done (splitk_reduce and the staged tile reuse it)
     OutView out;  // read after the main loop, where registers are free
     {
       const GemmEntry& e = sched.entry(tile.group);
@@ -397,20 +401,34 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid,
                                                   [&](const float(&v)[kRegs], int u0, int u1) {
-      // The warp's outputs: tokens tile.m0.., slots (or dual_gemm output columns) from its first.
-      const TileStore st(out, tile.l, tile.m0, tile.n0 + (NB == 1 ? warp * 16 : warp * 8), lane);
+      // put(dm, dn, a, b) for every 8 x 8 block of this rank's share: tokens 8 j.. from the tile's
+      // first, columns dn.. from the warp's first (slots, or dual_gemm output columns).
+      const auto blocks = [&](auto&& put) {
 #pragma unroll
-      for (int q = 0; q < kRegs / 4; ++q) {  // q = (T / 8) mt + j: n8 token block j of m64 tile mt
-        if (q < u0 * 2 || q >= u1 * 2) continue;
-        const int mt = q / (T / 8), j = q % (T / 8), base = (consumer * kMT + mt) * 64;  // the warpgroup's first slot
-        const float* x = &v[4 * q];  // rows g: tokens 2t, 2t + 1; rows g + 8: the same tokens
-        if constexpr (NB == 1) {
-          st.block(8 * j, base, x[0] * fp4::kRawScale, x[1] * fp4::kRawScale);
-          st.block(8 * j, base + 8, x[2] * fp4::kRawScale, x[3] * fp4::kRawScale);
-        } else {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same output column
-          st.block(8 * j, base / 2, silu_mul(x[0] * fp4::kRawScale, x[2] * fp4::kRawScale),
-                   silu_mul(x[1] * fp4::kRawScale, x[3] * fp4::kRawScale));
+        for (int q = 0; q < kRegs / 4; ++q) {  // q = (T / 8) mt + j: n8 token block j of m64 tile mt
+          if (q < u0 * 2 || q >= u1 * 2) continue;
+          const int mt = q / (T / 8), j = q % (T / 8), base = (consumer * kMT + mt) * 64;  // the warpgroup's first slot
+          const float* x = &v[4 * q];  // rows g: tokens 2t, 2t + 1; rows g + 8: the same tokens
+          if constexpr (NB == 1) {
+            put(8 * j, base, x[0] * fp4::kRawScale, x[1] * fp4::kRawScale);
+            put(8 * j, base + 8, x[2] * fp4::kRawScale, x[3] * fp4::kRawScale);
+          } else {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same output column
+            put(8 * j, base / 2, silu_mul(x[0] * fp4::kRawScale, x[2] * fp4::kRawScale),
+                silu_mul(x[1] * fp4::kRawScale, x[3] * fp4::kRawScale));
+          }
         }
+      };
+      const int c0 = NB == 1 ? warp * 16 : warp * 8;  // the warp's first column in the tile
+      if (staged) {
+        using Staged = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
+        static_assert(Staged::bytes(T) <= kStages * kStageBytes, "the staged tile fits in the ring");
+        const Staged sm(ring, c0, lane);
+        blocks([&](int dm, int dn, float a, float b) { sm.block(dm, dn, a, b); });
+        consumers_sync();
+        sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, 16 * u0, 16 * u1, ctid);
+      } else {
+        const TileStore st(out, tile.l, tile.m0, tile.n0 + c0, lane);
+        blocks([&](int dm, int dn, float a, float b) { st.block(dm, dn, a, b); });
       }
     });
   }
