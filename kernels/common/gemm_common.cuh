@@ -447,6 +447,14 @@ __device__ __forceinline__ void store_output(const OutView& o, int64_t l, int64_
   o.c[(l * o.m + m) * o.n + n] = v;
 }
 
+// silu(g) * u for the tensor-core epilogues (`tensor-core`, `persistent`): x / (1 + exp(-x)) with
+// the hardware exponential and an approximate division (MUFU.EX2, MUFU.RCP: within 2 FP32 ulps of
+// the reference's silu_mul before the one rounding to FP16, so an output differs from the
+// reference by at most one FP16 ulp in rare cases, far inside the tolerance). The exact form's
+// IEEE division has a slow-path call that keeps ptxas from overlapping one output's chain with the
+// next: 2.3-9.4 us per dual_gemm tile (docs/perf-notes.md P27). g < -87 gives 0 (exp overflows).
+__device__ __forceinline__ float silu_mul_fast(float g, float u) { return __fdividef(g, 1.0f + __expf(-g)) * u; }
+
 // A swap-AB tile's outputs by 8 x 8 blocks. In the MMA accumulator layout lane (g, t) of a warp
 // holds, for each block, output column n0 + g of tokens m0 + 2t and m0 + 2t + 1 (a, b: final FP32
 // values, rounded once to FP16 here). The lane's address in C and the bounds are set up once per

@@ -225,8 +225,8 @@ struct Kernel {
             st.block(8 * nt, 8 * h, x1[0] * fp4::kRawScale, x1[1] * fp4::kRawScale);
             st.block(8 * nt, 16 + 8 * h, x2[0] * fp4::kRawScale, x2[1] * fp4::kRawScale);
           } else {  // x1 from m16 tile 0 (B1 rows), x2 from tile 1 (B2 rows): column 8 h + g
-            st.block(8 * nt, 8 * h, silu_mul(x1[0] * fp4::kRawScale, x2[0] * fp4::kRawScale),
-                     silu_mul(x1[1] * fp4::kRawScale, x2[1] * fp4::kRawScale));
+            st.block(8 * nt, 8 * h, silu_mul_fast(x1[0] * fp4::kRawScale, x2[0] * fp4::kRawScale),
+                     silu_mul_fast(x1[1] * fp4::kRawScale, x2[1] * fp4::kRawScale));
           }
         }
       }

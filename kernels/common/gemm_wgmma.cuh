@@ -413,8 +413,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
             put(8 * j, base, x[0] * fp4::kRawScale, x[1] * fp4::kRawScale);
             put(8 * j, base + 8, x[2] * fp4::kRawScale, x[3] * fp4::kRawScale);
           } else {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same output column
-            put(8 * j, base / 2, silu_mul(x[0] * fp4::kRawScale, x[2] * fp4::kRawScale),
-                silu_mul(x[1] * fp4::kRawScale, x[3] * fp4::kRawScale));
+            put(8 * j, base / 2, silu_mul_fast(x[0] * fp4::kRawScale, x[2] * fp4::kRawScale),
+                silu_mul_fast(x[1] * fp4::kRawScale, x[3] * fp4::kRawScale));
           }
         }
       };

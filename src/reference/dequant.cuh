@@ -29,8 +29,10 @@ DeviceBuffer dequantized_fp16(const Fp4Matrix& m, int64_t rows_used, cudaStream_
 // out[i] = fp16_rn(in[i]), i < n.
 void fp32_to_fp16(const float* in, __half* out, int64_t n, cudaStream_t s);
 
-// silu(g) * u in FP32 as the reference computes it, silu(x) = x / (1 + exp(-x)). Every dual_gemm
-// kernel calls this one definition, so its epilogue and the reference agree to the bit.
+// silu(g) * u in FP32 as the reference computes it, silu(x) = x / (1 + exp(-x)). The dual_gemm
+// `naive` and `vectorized` epilogues call this one definition, so they agree with the reference
+// to the bit; `tensor-core` and `persistent` use silu_mul_fast (kernels/common/gemm_common.cuh:
+// within one FP16 ulp).
 __device__ __forceinline__ float silu_mul(float g, float u) { return g / (1.0f + expf(-g)) * u; }
 
 // out[i] = fp16_rn(silu(gate[i]) * up[i]), silu(x) = x / (1 + exp(-x)); silu and the product in
