@@ -37,7 +37,9 @@
 //   runs store partial sums to a global workspace, the CTA with its first run adds them and
 //   stores the tile. Either way the producer runs ahead into the next tile while the consumers
 //   store the last one.
-//   Epilogue: acc * 2^14 (the decode's raw scale), FP16 store or silu(x1)*x2 (store_output).
+//   Epilogue: acc * 2^14 (the decode's raw scale), FP16 or silu(x1)*x2 (silu_mul_fast); the CTA's
+//   last tile through its idle ring and out by whole rows (StagedTile), earlier tiles straight to
+//   C (TileStore), gemm_common.cuh.
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (types only: the encoder is fetched from the driver at run time)
