@@ -353,24 +353,30 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
   }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   float4* mine = reinterpret_cast<float4*>(red);
-#pragma unroll
-  for (int q = 0; q < kRegs / 4; ++q)
-    mine[q * kThreads + tid] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
-  cluster_sync();
   uint32_t rank;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
   const int u0 = static_cast<int>(rank) * kUnits / splits, u1 = (static_cast<int>(rank) + 1) * kUnits / splits;
+  // 2 ranks: each publishes only the units its peer sums, and adds the peer's values to its own
+  // accumulators (a + b = b + a in IEEE arithmetic: both orders give the same sums, so the result
+  // does not depend on which rank sums a unit). More ranks publish everything and sum from zero in
+  // rank order (below). docs/perf-notes.md P28.
+  const int peer = static_cast<int>(rank) ^ 1;
+  const int p0 = peer * kUnits / 2, p1 = (peer + 1) * kUnits / 2;
+#pragma unroll
+  for (int q = 0; q < kRegs / 4; ++q) {
+    const int u = q * 4 / kUnit;
+    if (splits == 2 && (u < p0 || u >= p1)) continue;
+    mine[q * kThreads + tid] = make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]);
+  }
+  cluster_sync();
   const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(mine));
-  // The share is zeroed, then summed rank by rank (rank 0 first), in one of two loop orders
-  // (docs/perf-notes.md P19, measured on an H100):
-  //   2 ranks: every float4 of up to kBatch units of the share loaded from a rank before any is
-  //     added: one DSMEM round trip per rank and batch (1.1-1.2 us faster than per float4 on gemm
-  //     128x7168x{2048,16384}). The loop over ranks is not unrolled, which keeps one batch's
-  //     loads together and its registers bounded (the whole share at once spilled the
-  //     128-register `vectorized`);
-  //   more ranks (the share is then a few float4s): per float4, its value on every rank (1.2 us
-  //     faster than the batches on gemm 128x4096x7168, 5 ranks).
-  // Same sums either way.
+  // Two loop orders (docs/perf-notes.md P19, measured on an H100):
+  //   2 ranks: every float4 of up to kBatch units of the share loaded from the peer before any is
+  //     added: one DSMEM round trip per batch (1.1-1.2 us faster than per float4 on gemm
+  //     128x7168x{2048,16384}); one batch at a time keeps the registers bounded (the whole share
+  //     at once spilled the 128-register `vectorized`);
+  //   more ranks (the share is then a few float4s): zeroed, then per float4 its value on every
+  //     rank in rank order (1.2 us faster than the batches on gemm 128x4096x7168, 5 ranks).
   constexpr int kBatch = 4;
   const auto add_remote = [&](int q, uint32_t rank_base) {
     float4 v;
@@ -387,28 +393,25 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(c));
     return remote;
   };
-#pragma unroll
-  for (int u = 0; u < kUnits; ++u) {
-    if (u < u0 || u >= u1) continue;
-#pragma unroll
-    for (int r = u * kUnit; r < (u + 1) * kUnit; ++r) acc[r] = 0.0f;
-  }
   if (splits == 2) {
+    const uint32_t base = rank_base(peer);
 #pragma unroll
     for (int ub = 0; ub < kUnits; ub += kBatch) {
       if (ub + kBatch <= u0 || ub >= u1) continue;
-#pragma unroll 1
-      for (int c = 0; c < splits; ++c) {
-        const uint32_t base = rank_base(c);
 #pragma unroll
-        for (int u = ub; u < ub + kBatch && u < kUnits; ++u) {
-          if (u < u0 || u >= u1) continue;
+      for (int u = ub; u < ub + kBatch && u < kUnits; ++u) {
+        if (u < u0 || u >= u1) continue;
 #pragma unroll
-          for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) add_remote(q, base);
-        }
+        for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) add_remote(q, base);
       }
     }
   } else {
+#pragma unroll
+    for (int u = 0; u < kUnits; ++u) {
+      if (u < u0 || u >= u1) continue;
+#pragma unroll
+      for (int r = u * kUnit; r < (u + 1) * kUnit; ++r) acc[r] = 0.0f;
+    }
 #pragma unroll
     for (int u = 0; u < kUnits; ++u) {
       if (u < u0 || u >= u1) continue;
