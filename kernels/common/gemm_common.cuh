@@ -451,9 +451,11 @@ __device__ __forceinline__ void store_output(const OutView& o, int64_t l, int64_
 }
 
 // silu(g) * u for the tensor-core epilogues (`tensor-core`, `persistent`): x / (1 + exp(-x)) with
-// the hardware exponential and an approximate division (MUFU.EX2, MUFU.RCP: within 2 FP32 ulps of
-// the reference's silu_mul before the one rounding to FP16, so an output differs from the
-// reference by at most one FP16 ulp in rare cases, far inside the tolerance). The exact form's
+// the hardware exponential and an approximate division (MUFU.EX2, MUFU.RCP; the CUDA guide bounds
+// __expf by 2 + 1.173 |x| FP32 ulps and __fdividef by 2, so below ~110 ulps, 7e-6 relative, for
+// every x that does not give 0: under 1/70 of an FP16 ulp before the one rounding, so an output
+// differs from the reference's silu_mul by at most one FP16 ulp, in rare cases, far inside the
+// tolerance). The exact form's
 // IEEE division has a slow-path call that keeps ptxas from overlapping one output's chain with the
 // next: 2.3-9.4 us per dual_gemm tile (docs/perf-notes.md P27). g < -87 gives 0 (exp overflows).
 __device__ __forceinline__ float silu_mul_fast(float g, float u) { return __fdividef(g, 1.0f + __expf(-g)) * u; }
