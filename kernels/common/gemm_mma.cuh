@@ -21,8 +21,9 @@
 //      Tokens: ldmatrix.x4 from a 128-byte-row tile swizzled by 16-byte chunk (chunk ^ row % 8).
 //   Split-K (gemm_common.cuh: the splits of a tile form a cluster and reduce through distributed
 //   shared memory) fills the GPU when there are fewer output tiles than CTA slots.
-//   Epilogue: acc * 2^14 (the decode's raw scale), then the FP16 store (gemm) or silu(x1)*x2
-//   (dual: B1 and B2 rows of the same columns sit in one lane's two m16 tiles).
+//   Epilogue: acc * 2^14 (the decode's raw scale), then the FP16 output (gemm) or silu(x1)*x2
+//   (dual: B1 and B2 rows of the same columns sit in one lane's two m16 tiles, silu_mul_fast),
+//   written through the drained ring and copied out by whole rows (StagedTile, gemm_common.cuh).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -204,16 +205,23 @@ struct Kernel {
     __syncthreads();  // the stage buffers are free: the split-K exchange (or the next tile) may reuse them
   }
 
-  // The tile's outputs from acc: the cluster's split-K reduction first where K is split.
+  // The tile's outputs from acc: the cluster's split-K reduction first where K is split. The ring
+  // is free (main_loop drained it; splitk_reduce's last cluster barrier follows every remote read
+  // of it), so the outputs go through it and out by whole rows in 16-byte stores (StagedTile,
+  // docs/perf-notes.md P26, P30); a barrier at the end frees it for the next tile's loads.
   template <class Sched>
   __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
                                                   float (&acc)[kRegs], int warp_w, int lane) {
+    using Staged = StagedTile<kSlots / NB>;
+    static_assert(Staged::bytes(kTokens) <= kSmemBytes, "the staged tile fits in the ring");
     const GemmEntry& e = sched.entry(tile.group);
     const OutView out{e.args.c, e.args.m, e.args.n};
-    splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits,
-                                          static_cast<int>(threadIdx.x), [&](const float(&v)[kRegs], int u0, int u1) {
-      // The warp's outputs: tokens tile.m0.., columns from its first (32 slots, 16 dual_gemm outputs).
-      const TileStore st(out, tile.l, tile.m0, tile.n0 + warp_w * (NB == 1 ? 32 : 16), lane);
+    const int tid = static_cast<int>(threadIdx.x);
+    splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, tid,
+                                          [&](const float(&v)[kRegs], int u0, int u1) {
+      // The warp's outputs: tokens from the tile's first, columns from the warp's first (32 slots,
+      // 16 dual_gemm outputs).
+      const Staged st(smem, warp_w * (NB == 1 ? 32 : 16), lane);
 #pragma unroll
       for (int nt = 0; nt < 16; ++nt) {
         if (nt < u0 || nt >= u1) continue;
@@ -230,6 +238,9 @@ struct Kernel {
           }
         }
       }
+      __syncthreads();
+      st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * u0, 8 * u1, tid);
+      __syncthreads();
     });
   }
 };
