@@ -125,10 +125,8 @@ struct GemmEntry {
 
 // issuers (`persistent`): how many producer threads issue a K step's copies (1: one thread all;
 // 2: tokens | weights and scale atoms; 3: tokens | weights | scale atoms).
-// ramp (`persistent`): 0, or how many stages may be in flight during a CTA's first pass over its
-// ring, so that they land in order (docs/perf-notes.md P29).
 struct TileShape {
-  int tokens = 128, cols = 128, splits = 1, issuers = 1, ramp = 0;
+  int tokens = 128, cols = 128, splits = 1, issuers = 1;
 };
 
 // Tile `local_tile` of GEMM `group`, K steps [k_begin, k_end).

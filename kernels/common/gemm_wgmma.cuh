@@ -88,8 +88,6 @@ inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
 // Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22, P23).
 inline constexpr int kIssuers = 3;
-// Stages in flight during a CTA's first pass over its ring, 0 for all of them (TileShape::ramp; P29).
-inline constexpr int kRamp = 0;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -265,9 +263,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
       }
       const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
-      int s = 0, issued = 0;
+      int s = 0;
       uint32_t phase = 0;
-      const int ramp = sched.ts.ramp;
       WorkCursor cur = work_start(wp);
       Tile tile;
       while (next_work(sched, wp, cur, tile)) {
@@ -284,12 +281,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           atom[a] = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, tile.l);
         }
         for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
-          // Ramp: with every CTA requesting its whole ring at once (8 stages x ~21 KB on 112-132
-          // SMs) the first stage landed only about when all of them did (~3 us, P25 trace). In the
-          // first pass over the ring at most `ramp` stages are in flight, so they land in order.
-          // Stage issued - ramp's next fill is this thread's own, so its phase 0 cannot have
-          // been passed twice.
-          if (issued < kStages && issued >= ramp && ramp > 0) sm90::mbar_wait(&full[issued - ramp], 0);
           sm90::mbar_wait(&empty[s], phase ^ 1);
           sm90::mbar_arrive_expect_tx(&full[s], bytes);
           uint8_t* st = ring + s * kStageBytes;
@@ -311,7 +302,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
             s = 0;
             phase ^= 1;
           }
-          ++issued;
         }
       }
     }
@@ -575,8 +565,6 @@ class WgmmaRunner final : public Runner {
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
     m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
-    // NVFP4_PERSISTENT_RAMP=0..8 forces the stages in flight in the ring's first pass (measuring).
-    m_sched.ts.ramp = forced_int("NVFP4_PERSISTENT_RAMP", 0, 8, kRamp);
     m_blocks = sp.blocks;
     if (sp.stream_k)
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);

@@ -128,18 +128,6 @@ TEST(Variants, PersistentEveryIssuerCount) {
     }
 }
 
-// The `persistent` GEMM family with the first ring pass ramped (at most 1 or 4 stages in flight;
-// the default runs above take kRamp), data-parallel and stream-K.
-TEST(Variants, PersistentEveryRamp) {
-  for (const char* ramp : {"1", "4"})
-    for (const char* sched : {"data", "stream-k"}) {
-      SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_RAMP={} NVFP4_PERSISTENT_SCHED={}", ramp, sched));
-      const ScopedEnv e1("NVFP4_PERSISTENT_RAMP", ramp), e2("NVFP4_PERSISTENT_SCHED", sched);
-      for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
-        check_all_variants(p, test_cases(p), "persistent");
-    }
-}
-
 // A forcing knob with a value it does not take stops `prepare` with the variable, its value and
 // the rule, rather than running something else.
 TEST(Variants, PersistentRejectsBadKnobs) {
@@ -158,7 +146,6 @@ TEST(Variants, PersistentRejectsBadKnobs) {
     const char *env, *value, *rule;
   } bad[] = {{"NVFP4_PERSISTENT_ISSUERS", "4", "from 1 to 3"},
              {"NVFP4_PERSISTENT_ISSUERS", "two", "from 1 to 3"},
-             {"NVFP4_PERSISTENT_RAMP", "9", "from 0 to 8"},
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number"},
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256"},
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"}};
