@@ -336,9 +336,6 @@ __device__ __forceinline__ void add_partials(float (&acc)[kRegs], const WorkPlan
 // of units [u0, u1) from acc. No global workspace, no atomics, nothing to reset between launches.
 // (Before: partial tiles in a global workspace, first summed by the last CTA alone, then with
 // red.global.add: ~10 us of a 31 us gemm 128x7168x2048 on an H100 went to that reduction.)
-// The most K splits of a tile: the portable cluster size.
-inline constexpr int kMaxSplits = 8;
-
 // All threads of the cluster (sm_90+), memory ordered (release/acquire).
 __device__ __forceinline__ void cluster_sync() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -346,7 +343,7 @@ __device__ __forceinline__ void cluster_sync() {
 #endif
 }
 
-template <int kThreads, int kRegs, int kUnit, int kRankBatch = kMaxSplits, class Epi>
+template <int kThreads, int kRegs, int kUnit, class Epi>
 __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, int splits, int tid, Epi&& epi) {
   static_assert(kRegs % kUnit == 0 && kUnit % 4 == 0, "units of whole float4s");
   constexpr int kUnits = kRegs / kUnit;
@@ -378,10 +375,8 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
   //     added: one DSMEM round trip per batch (1.1-1.2 us faster than per float4 on gemm
   //     128x7168x{2048,16384}); one batch at a time keeps the registers bounded (the whole share
   //     at once spilled the 128-register `vectorized`);
-  //   more ranks (the share is then a few float4s): per float4 its value on every rank, summed from
-  //     zero in rank order (1.2 us faster than the batches on gemm 128x4096x7168, 5 ranks), the
-  //     values of kRankBatch ranks loaded together (P31; 1, one rank at a time, where registers
-  //     are short: `tensor-core`'s 128 accumulators, `vectorized`).
+  //   more ranks (the share is then a few float4s): zeroed, then per float4 its value on every
+  //     rank in rank order (1.2 us faster than the batches on gemm 128x4096x7168, 5 ranks).
   constexpr int kBatch = 4;
   const auto add_remote = [&](int q, uint32_t rank_base) {
     float4 v;
@@ -411,57 +406,18 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
       }
     }
   } else {
-    if constexpr (kRankBatch == 1) {  // one rank at a time into the zeroed accumulators
 #pragma unroll
-      for (int u = 0; u < kUnits; ++u) {
-        if (u < u0 || u >= u1) continue;
+    for (int u = 0; u < kUnits; ++u) {
+      if (u < u0 || u >= u1) continue;
 #pragma unroll
-        for (int r = u * kUnit; r < (u + 1) * kUnit; ++r) acc[r] = 0.0f;
-      }
+      for (int r = u * kUnit; r < (u + 1) * kUnit; ++r) acc[r] = 0.0f;
+    }
 #pragma unroll
-      for (int u = 0; u < kUnits; ++u) {
-        if (u < u0 || u >= u1) continue;
+    for (int u = 0; u < kUnits; ++u) {
+      if (u < u0 || u >= u1) continue;
 #pragma unroll
-        for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q)
-          for (int c = 0; c < splits; ++c) add_remote(q, rank_base(c));
-      }
-    } else {
-      // kRankBatch ranks' float4s loaded before any of them is added (one DSMEM round trip per
-      // float4 of the share and kRankBatch ranks rather than per rank: P31), summed from zero in
-      // rank order: the same sums as one rank at a time.
-#pragma unroll
-      for (int u = 0; u < kUnits; ++u) {
-        if (u < u0 || u >= u1) continue;
-#pragma unroll
-        for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q) {
-          const uint32_t off = static_cast<uint32_t>((q * kThreads + tid) * sizeof(float4));
-          float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#pragma unroll
-          for (int c0 = 0; c0 < kMaxSplits; c0 += kRankBatch) {
-            if (c0 >= splits) break;
-            float4 v[kRankBatch];
-#pragma unroll
-            for (int c = 0; c < kRankBatch; ++c) {
-              if (c0 + c >= splits) break;
-              asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
-                           : "=f"(v[c].x), "=f"(v[c].y), "=f"(v[c].z), "=f"(v[c].w)
-                           : "r"(rank_base(c0 + c) + off));
-            }
-#pragma unroll
-            for (int c = 0; c < kRankBatch; ++c) {
-              if (c0 + c >= splits) break;
-              sum.x += v[c].x;
-              sum.y += v[c].y;
-              sum.z += v[c].z;
-              sum.w += v[c].w;
-            }
-          }
-          acc[4 * q] = sum.x;
-          acc[4 * q + 1] = sum.y;
-          acc[4 * q + 2] = sum.z;
-          acc[4 * q + 3] = sum.w;
-        }
-      }
+      for (int q = u * kUnit / 4; q < (u + 1) * kUnit / 4; ++q)
+        for (int c = 0; c < splits; ++c) add_remote(q, rank_base(c));
     }
   }
   cluster_sync();

@@ -217,7 +217,7 @@ struct Kernel {
     const GemmEntry& e = sched.entry(tile.group);
     const OutView out{e.args.c, e.args.m, e.args.n};
     const int tid = static_cast<int>(threadIdx.x);
-    splitk_reduce<kThreads, kRegs, kUnit, 1>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, tid,
+    splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, tid,
                                           [&](const float(&v)[kRegs], int u0, int u1) {
       // The warp's outputs: tokens from the tile's first, columns from the warp's first (32 slots,
       // 16 dual_gemm outputs).

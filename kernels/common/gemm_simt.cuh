@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(kThreads, 2) simt_gemm_kernel(Sched sched) {
   const Tile tile = sched.at(static_cast<int>(blockIdx.x));
   const GemmArgs& p = sched.entry(tile.group).args;
   const OutView out{p.c, p.m, p.n};
-  splitk_reduce<kThreads, kRegs, 8, 1>(acc, fsmem, sched.ts.splits, static_cast<int>(threadIdx.x), [&](const float(&v)[kRegs], int u0, int u1) {
+  splitk_reduce<kThreads, kRegs, 8>(acc, fsmem, sched.ts.splits, static_cast<int>(threadIdx.x), [&](const float(&v)[kRegs], int u0, int u1) {
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       if (j < u0 || j >= u1) continue;
