@@ -124,9 +124,11 @@ struct GemmEntry {
 };
 
 // issuers (`persistent`): how many producer threads issue a K step's copies (1: one thread all;
-// 2: tokens | weights and scale atoms; 3: tokens | weights | scale atoms).
+// 2: tokens | weights and scale atoms; 3: tokens | weights | scale atoms). push (`persistent`): a
+// 2-rank split-K reduction pushes the partial sums to the peer (gemm_wgmma.cuh push_reduce2).
 struct TileShape {
   int tokens = 128, cols = 128, splits = 1, issuers = 1;
+  bool push = false;
 };
 
 // Tile `local_tile` of GEMM `group`, K steps [k_begin, k_end).

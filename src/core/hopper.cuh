@@ -189,6 +189,35 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
 }
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) { mbar_wait(smem_addr(bar), parity); }
 
+// ---- cluster (distributed shared memory) ----
+
+// The address of this CTA's shared-memory location `local` in cluster rank `rank`'s shared memory.
+__device__ __forceinline__ uint32_t cluster_map(uint32_t local, uint32_t rank) {
+  uint32_t r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(local), "r"(rank));
+  return r;
+}
+// Arrives on an mbarrier of another CTA of the cluster (`remote`: a cluster_map address). Release
+// at CTA scope, as CUTLASS's cluster barriers arrive: the .cluster form costs a MEMBAR.ALL.GPU.
+__device__ __forceinline__ void mbar_arrive_remote(uint32_t remote) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
+}
+// Writes 16 bytes to another CTA's shared memory and counts them on that CTA's mbarrier
+// `remote_bar` (complete_tx): the writes are visible to whoever sees the barrier's phase complete,
+// with no fence and no cluster barrier.
+__device__ __forceinline__ void st_async_v4(uint32_t remote, float4 v, uint32_t remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(
+                   remote),
+               "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "r"(remote_bar)
+               : "memory");
+}
+// The cluster barrier in two halves, without memory ordering: every thread of the cluster arrives
+// once, then waits (e.g. mbarrier initialisation seen by the cluster before any remote use of it).
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
+
 // ---- TMA ----
 // `tmap` is the address of a CUtensorMap (a __grid_constant__ kernel parameter). Coordinates are
 // element indices, innermost first; out-of-bounds elements are written as zeros.

@@ -128,6 +128,14 @@ TEST(Variants, PersistentEveryIssuerCount) {
     }
 }
 
+// The `persistent` GEMM family with the 2-rank split-K reduction pulled rather than pushed (the
+// default runs above push; the split shapes of the test set take 2 ranks).
+TEST(Variants, PersistentPulledReduction) {
+  const ScopedEnv e("NVFP4_PERSISTENT_PUSH", "0");
+  for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
+    check_all_variants(p, test_cases(p), "persistent");
+}
+
 // A forcing knob with a value it does not take stops `prepare` with the variable, its value and
 // the rule, rather than running something else.
 TEST(Variants, PersistentRejectsBadKnobs) {
@@ -146,6 +154,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
     const char *env, *value, *rule;
   } bad[] = {{"NVFP4_PERSISTENT_ISSUERS", "4", "from 1 to 3"},
              {"NVFP4_PERSISTENT_ISSUERS", "two", "from 1 to 3"},
+             {"NVFP4_PERSISTENT_PUSH", "2", "from 0 to 1"},
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number"},
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256"},
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"}};
