@@ -209,16 +209,16 @@ struct Kernel {
   // is free (main_loop drained it; splitk_reduce's last cluster barrier follows every remote read
   // of it), so the outputs go through it and out by whole rows in 16-byte stores (StagedTile,
   // docs/perf-notes.md P26, P30); a barrier at the end frees it for the next tile's loads.
+  // red_bars: push_reduce's two mbarriers where K is split and the reduction pushed (else unused).
   template <class Sched>
   __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
-                                                  float (&acc)[kRegs], int warp_w, int lane) {
+                                                  float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars) {
     using Staged = StagedTile<kSlots / NB>;
     static_assert(Staged::bytes(kTokens) <= kSmemBytes, "the staged tile fits in the ring");
     const GemmEntry& e = sched.entry(tile.group);
     const OutView out{e.args.c, e.args.m, e.args.n};
     const int tid = static_cast<int>(threadIdx.x);
-    splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, tid,
-                                          [&](const float(&v)[kRegs], int u0, int u1) {
+    const auto epi = [&](const float(&v)[kRegs], int u0, int u1) {
       // The warp's outputs: tokens from the tile's first, columns from the warp's first (32 slots,
       // 16 dual_gemm outputs).
       const Staged st(smem, warp_w * (NB == 1 ? 32 : 16), lane);
@@ -241,7 +241,17 @@ struct Kernel {
       __syncthreads();
       st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * u0, 8 * u1, tid);
       __syncthreads();
-    });
+    };
+    if (sched.ts.splits > 1 && sched.ts.push) {
+      static_assert(PushReduce<kThreads, kRegs, kUnit>::kMaxRecvBytes <= kSmemBytes, "the peers' values fit in the ring");
+      sm90::cluster_wait();  // the peers' barriers are initialised (mma_gemm_kernel)
+      int u0, u1;
+      push_reduce<kThreads, kRegs, kUnit>(acc, smem, &red_bars[0], &red_bars[1], sched.ts.splits, tid, u0, u1);
+      __syncthreads();  // every peer value read before the staged tile overwrites them
+      epi(acc, u0, u1);
+    } else {
+      splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, tid, epi);
+    }
   }
 };
 
@@ -259,10 +269,23 @@ __global__ void __launch_bounds__(kThreads, 2)
   float acc[kRegs];
   if constexpr (!kStreamK) {
     (void)wp;
+    // push_reduce's barriers (recv_full, peers_ready), initialised before the cluster's first
+    // barrier phase, which every thread arrives at here and waits on before the reduction.
+    __shared__ uint64_t red_bars[2];
+    const bool push = sched.ts.splits > 1 && sched.ts.push;
+    if (push) {
+      if (threadIdx.x == 0) {
+        sm90::mbar_init(&red_bars[0], 1);
+        sm90::mbar_init(&red_bars[1], sched.ts.splits - 1);
+        sm90::mbar_init_fence();
+      }
+      __syncthreads();
+      sm90::cluster_arrive_relaxed();
+    }
     K::main_loop(sched, tokens, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane,
                  static_cast<int>(threadIdx.x));
     // The tile again rather than kept live through the main loop (registers are at the cap there).
-    K::epilogue(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane);
+    K::epilogue(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
   } else {
     const auto sync = [] { __syncthreads(); };
     WorkCursor cur = work_start(wp);
@@ -278,7 +301,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         continue;
       }
       if (role == SegmentRole::kOwner) add_partials<kThreads>(acc, wp, peer_end, static_cast<int>(threadIdx.x), sync);
-      K::epilogue(sched, work_tile(sched, wp, cur), smem, acc, warp_w, lane);
+      K::epilogue(sched, work_tile(sched, wp, cur), smem, acc, warp_w, lane, nullptr);  // no split
     }
   }
 }
@@ -330,6 +353,8 @@ class MmaRunner final : public Runner {
     if (stream_k) lp.ts.splits = 1;
     m_tokens = TokenWorkspace(lp, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
+    // NVFP4_TENSOR_CORE_PUSH=0|1 forces the split-K reduction: pulled (splitk_reduce) or pushed (push_reduce).
+    m_sched.ts.push = forced_int("NVFP4_TENSOR_CORE_PUSH", 0, 1, 1) == 1;
     if (stream_k) {
       m_blocks = skp.sk.ctas;
       m_work = StreamKWorkspace(skp.sk, kRegs * kThreads, stream);

@@ -215,54 +215,6 @@ __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t
 }
 #endif
 
-// Split-K over a cluster of 2 by pushing (docs/perf-notes.md P32): each rank writes the half of
-// its partial sums that its peer stores straight from registers into the peer's ring (`recv`,
-// free once the peer says so on `peer_ready`) with st.async, counted on the peer's `recv_full`;
-// then it waits for its own half of the peer's sums to land and adds them (a + b = b + a: the
-// same sums as splitk_reduce, whichever rank adds). No cluster barrier, no fence: splitk_reduce's
-// two barriers cost ~0.75 us each (MEMBAR.ALL.GPU in every arriving warp) and its DSMEM loads a
-// round trip per batch (P29 trace). Returns this rank's share of units [u0, u1). Called once per
-// launch by every consumer thread, after a barrier over the consumers (the ring is free) and after
-// the cluster barrier that follows the mbarriers' initialisation.
-template <int kThreads, int kRegs, int kUnit>
-__device__ __forceinline__ void push_reduce2(float (&acc)[kRegs], uint8_t* recv, uint64_t* recv_full,
-                                             uint64_t* peer_ready, int tid, int& u0, int& u1) {
-  constexpr int kUnits = kRegs / kUnit, kQ = kUnit / 4;  // float4s per unit
-  static_assert(kUnits % 2 == 0, "equal halves");
-  uint32_t rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-  const uint32_t peer = rank ^ 1u;
-  u0 = static_cast<int>(rank) * kUnits / 2;
-  u1 = u0 + kUnits / 2;
-  const int p0 = static_cast<int>(peer) * kUnits / 2, p1 = p0 + kUnits / 2;
-  if (tid == 0) {
-    sm90::mbar_arrive_expect_tx(recv_full, kUnits / 2 * kQ * kThreads * 16);
-    sm90::mbar_arrive_remote(sm90::cluster_map(sm90::smem_addr(peer_ready), peer));  // our ring is free
-  }
-  sm90::mbar_wait(peer_ready, 0);  // the peer's ring is free
-  const uint32_t dst = sm90::cluster_map(sm90::smem_addr(recv), peer) + tid * 16;
-  const uint32_t bar = sm90::cluster_map(sm90::smem_addr(recv_full), peer);
-#pragma unroll
-  for (int q = 0; q < kRegs / 4; ++q) {
-    const int u = q / kQ;
-    if (u < p0 || u >= p1) continue;
-    sm90::st_async_v4(dst + static_cast<uint32_t>((q - p0 * kQ) * kThreads * 16),
-                      make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]), bar);
-  }
-  sm90::mbar_wait(recv_full, 0);  // the peer's half of our share
-  const float4* mine = reinterpret_cast<const float4*>(recv) + tid;
-#pragma unroll
-  for (int q = 0; q < kRegs / 4; ++q) {
-    const int u = q / kQ;
-    if (u < u0 || u >= u1) continue;
-    const float4 v = mine[(q - u0 * kQ) * kThreads];
-    acc[4 * q] += v.x;
-    acc[4 * q + 1] += v.y;
-    acc[4 * q + 2] += v.z;
-    acc[4 * q + 3] += v.w;
-  }
-}
-
 // Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
 // (group_gemm; group g's descriptors at table[g] in global memory).
 template <int NB, int C, int T, class Sched>
@@ -278,9 +230,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
   uint64_t* const full = bars;
   uint64_t* const empty = bars + kStages;
-  // 2-rank split-K by pushing (push_reduce2): the peer's partial sums have landed / the peer's
-  // ring is free for ours.
-  __shared__ uint64_t recv_full, peer_ready;
+  // Split-K by pushing (push_reduce): the peers' partial sums have landed / every peer's ring is
+  // free for ours.
+  __shared__ uint64_t recv_full, peers_ready;
   // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
   // offset added to smem_raw, not an integer round trip, keeps the pointer in the shared space
   // (LDS rather than generic loads).
@@ -295,7 +247,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       sm90::mbar_init(&empty[s], kConsumers * 128);  // every consumer thread (see the consumers' loop)
     }
     sm90::mbar_init(&recv_full, 1);
-    sm90::mbar_init(&peer_ready, 1);
+    sm90::mbar_init(&peers_ready, splits > 1 ? splits - 1 : 1);
     sm90::mbar_init_fence();
   }
   __syncthreads();
@@ -363,7 +315,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     __syncwarp();
     if (splits > 1) sm90::cluster_wait();
-    if (splits > 1 && !(splits == 2 && sched.ts.push)) {  // splitk_reduce's two cluster barriers count every thread
+    if (splits > 1 && !sched.ts.push) {  // splitk_reduce's two cluster barriers count every thread
       cluster_sync();
       cluster_sync();
     }
@@ -490,12 +442,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
     };
     if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
-    if (splits == 2 && sched.ts.push) {
-      using Staged = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
-      constexpr int kRecv = (Staged::bytes(T) + 1023) / 1024 * 1024;  // after the staged tile
-      static_assert(kRecv + kConsumers * 128 * kRegs * 2 <= kStages * kStageBytes, "half a tile fits after it");
+    if (splits > 1 && sched.ts.push) {
+      static_assert(PushReduce<kConsumers * 128, kRegs, kUnit>::kMaxRecvBytes <= kStages * kStageBytes,
+                    "the peers' values fit in the ring");
       int u0, u1;
-      push_reduce2<kConsumers * 128, kRegs, kUnit>(acc, ring + kRecv, &recv_full, &peer_ready, ctid, u0, u1);
+      push_reduce<kConsumers * 128, kRegs, kUnit>(acc, ring, &recv_full, &peers_ready, splits, ctid, u0, u1);
+      consumers_sync();  // every peer value read before the staged tile overwrites them
       epilogue(acc, u0, u1);
     } else {
       splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid, epilogue);
@@ -632,7 +584,7 @@ class WgmmaRunner final : public Runner {
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
     m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
-    // NVFP4_PERSISTENT_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed.
+    // NVFP4_PERSISTENT_PUSH=0|1 forces the split-K reduction: pulled (splitk_reduce) or pushed (push_reduce).
     m_sched.ts.push = forced_int("NVFP4_PERSISTENT_PUSH", 0, 1, 1) == 1;
     m_blocks = sp.blocks;
     if (sp.stream_k)

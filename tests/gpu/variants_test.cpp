@@ -128,12 +128,14 @@ TEST(Variants, PersistentEveryIssuerCount) {
     }
 }
 
-// The `persistent` GEMM family with the 2-rank split-K reduction pulled rather than pushed (the
-// default runs above push; the split shapes of the test set take 2 ranks).
-TEST(Variants, PersistentPulledReduction) {
-  const ScopedEnv e("NVFP4_PERSISTENT_PUSH", "0");
-  for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
+// `persistent` and `tensor-core` with the split-K reduction pulled (splitk_reduce) rather than
+// pushed (push_reduce, the default runs above).
+TEST(Variants, PulledReduction) {
+  const ScopedEnv e1("NVFP4_PERSISTENT_PUSH", "0"), e2("NVFP4_TENSOR_CORE_PUSH", "0");
+  for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm}) {
     check_all_variants(p, test_cases(p), "persistent");
+    check_all_variants(p, test_cases(p), "tensor-core");
+  }
 }
 
 // A forcing knob with a value it does not take stops `prepare` with the variable, its value and
