@@ -126,7 +126,7 @@ struct GemmEntry {
 
 // issuers (`persistent`): how many producer threads issue a K step's copies (1: one thread all;
 // 2: tokens | weights and scale atoms; 3: tokens | weights | scale atoms). push (`persistent`,
-// `tensor-core`): the split-K reduction pushes the partial sums to the peers (push_reduce).
+// `tensor-core`): a 2-rank split-K reduction pushes the partial sums to the peer (push_reduce2).
 struct TileShape {
   int tokens = 128, cols = 128, splits = 1, issuers = 1;
   bool push = false;
@@ -430,86 +430,68 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
 #endif
 }
 
-// ---- split-K reduction over a cluster, pushed (docs/perf-notes.md P32, P33) ----
-// The same partial sums as splitk_reduce, moved the other way: once its main loop is done and its
-// shared memory free, every rank tells each peer so (a remote mbarrier arrive on the peer's
-// `peers_ready`, count splits - 1) and, once all peers have told it, writes each peer's share of
-// its accumulators straight from registers into that peer's `recv` area with st.async, counted on
-// the peer's `recv_full` (complete_tx); then it waits for its own `recv_full` and adds the peers'
-// values for its share to its own, in rank order. No cluster barrier and no fence on the way:
-// splitk_reduce's two cluster barriers cost ~0.75-1 us each (a MEMBAR.ALL.GPU in every arriving
-// warp, P29 probe) and its loads a DSMEM round trip per batch or rank. Deterministic: rank r's
-// outputs are its own sum, then the others' in rank order, whichever rank finishes first.
-// The caller initialises both barriers (recv_full: count 1), makes the initialisation visible to
-// the cluster (fence.mbarrier_init, then a cluster barrier all threads arrive at and wait on
-// before calling), and after the call puts a barrier over the kThreads before `recv` is written
-// again. recv: push_recv_bytes(splits) bytes. Called once per launch by kThreads threads, tid
-// 0..kThreads - 1; returns this rank's share of units [u0, u1).
+// ---- split-K reduction over a cluster of 2, pushed (docs/perf-notes.md P32, P33) ----
+// The same sums as splitk_reduce's 2-rank path, moved the other way: once its main loop is done
+// and its shared memory free, each rank tells its peer so (a remote mbarrier arrive on the peer's
+// `peer_ready`) and, once the peer has told it, writes the peer's half of its accumulators
+// straight from registers into the peer's `recv` area with st.async, counted on the peer's
+// `recv_full` (complete_tx); then it waits for its own `recv_full` and adds the peer's values to
+// its own (a + b = b + a: the same bits whichever rank adds). No cluster barrier and no fence on
+// the way: splitk_reduce's two cluster barriers cost ~0.75-1 us each (a MEMBAR.ALL.GPU in every
+// arriving warp, P29 probe). With more ranks pushing lost to pulling (P33: +1.7 % on 5 and 7
+// ranks), so splitk_reduce keeps those.
+// The caller initialises both barriers (count 1 each), makes the initialisation visible to the
+// cluster (fence.mbarrier_init, then a cluster barrier every thread arrives at and waits on before
+// calling) and gives `recv` kRecvBytes of shared memory nothing else writes until the caller's
+// next barrier. Called once per launch by kThreads threads, tid 0..kThreads - 1; returns this
+// rank's half of the units, [u0, u1).
 template <int kThreads, int kRegs, int kUnit>
 struct PushReduce {
   static constexpr int kUnits = kRegs / kUnit, kQ = kUnit / 4;  // float4s per unit
-  static constexpr int kUnitBytes = kQ * kThreads * 16;
-  // A rank's area per sender: its largest share.
-  __host__ __device__ static constexpr int slot_bytes(int splits) { return (kUnits + splits - 1) / splits * kUnitBytes; }
-  // What `recv` must hold: splits - 1 senders' slots; the most over every split count.
-  static constexpr int kMaxRecvBytes = [] {
-    int m = 0;
-    for (int s = 2; s <= 8; ++s) m = (s - 1) * slot_bytes(s) > m ? (s - 1) * slot_bytes(s) : m;
-    return m;
-  }();
+  static_assert(kUnits % 2 == 0, "equal halves");
+  static constexpr int kRecvBytes = kUnits / 2 * kQ * kThreads * 16;
 };
 
 template <int kThreads, int kRegs, int kUnit>
-__device__ __forceinline__ void push_reduce(float (&acc)[kRegs], uint8_t* recv, uint64_t* recv_full,
-                                            uint64_t* peers_ready, int splits, int tid, int& u0, int& u1) {
+__device__ __forceinline__ void push_reduce2(float (&acc)[kRegs], uint8_t* recv, uint64_t* recv_full,
+                                             uint64_t* peer_ready, int tid, int& u0, int& u1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using P = PushReduce<kThreads, kRegs, kUnit>;
   constexpr int kQ = P::kQ;
-  uint32_t rank32;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank32));
-  const int rank = static_cast<int>(rank32);
-  u0 = rank * P::kUnits / splits;
-  u1 = (rank + 1) * P::kUnits / splits;
-  const uint32_t slot = static_cast<uint32_t>(P::slot_bytes(splits));
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const uint32_t peer = rank ^ 1u;
+  u0 = static_cast<int>(rank) * P::kUnits / 2;
+  u1 = u0 + P::kUnits / 2;
+  const int p0 = static_cast<int>(peer) * P::kUnits / 2, p1 = p0 + P::kUnits / 2;
   if (tid == 0) {
-    sm90::mbar_arrive_expect_tx(recv_full, static_cast<uint32_t>((splits - 1) * (u1 - u0) * P::kUnitBytes));
-    for (int p = 0; p < splits; ++p)  // this rank's shared memory is free
-      if (p != rank) sm90::mbar_arrive_remote(sm90::cluster_map(sm90::smem_addr(peers_ready), static_cast<uint32_t>(p)));
+    sm90::mbar_arrive_expect_tx(recv_full, P::kRecvBytes);
+    sm90::mbar_arrive_remote(sm90::cluster_map(sm90::smem_addr(peer_ready), peer));  // this ring is free
   }
-  sm90::mbar_wait(peers_ready, 0);  // every peer's is
-  const uint32_t mine = sm90::smem_addr(recv) + static_cast<uint32_t>(tid) * 16;
-  for (int p = 0; p < splits; ++p) {
-    if (p == rank) continue;
-    const int p0 = p * P::kUnits / splits, p1 = (p + 1) * P::kUnits / splits;
-    // This rank's slot at rank p: the senders other than p in rank order.
-    const uint32_t dst = sm90::cluster_map(mine + static_cast<uint32_t>(rank < p ? rank : rank - 1) * slot,
-                                           static_cast<uint32_t>(p)) -
-                         static_cast<uint32_t>(p0 * P::kUnitBytes);
-    const uint32_t bar = sm90::cluster_map(sm90::smem_addr(recv_full), static_cast<uint32_t>(p));
+  sm90::mbar_wait(peer_ready, 0);  // the peer's is
+  const uint32_t dst = sm90::cluster_map(sm90::smem_addr(recv), peer) + static_cast<uint32_t>(tid) * 16;
+  const uint32_t bar = sm90::cluster_map(sm90::smem_addr(recv_full), peer);
 #pragma unroll
-    for (int q = 0; q < kRegs / 4; ++q) {
-      const int u = q / kQ;
-      if (u < p0 || u >= p1) continue;
-      sm90::st_async_v4(dst + static_cast<uint32_t>(q * kThreads * 16),
-                        make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]), bar);
-    }
+  for (int q = 0; q < kRegs / 4; ++q) {
+    const int u = q / kQ;
+    if (u < p0 || u >= p1) continue;
+    sm90::st_async_v4(dst + static_cast<uint32_t>((q - p0 * kQ) * kThreads * 16),
+                      make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]), bar);
   }
-  sm90::mbar_wait(recv_full, 0);  // every peer's values for this rank's share
-  for (int c = 0; c < splits - 1; ++c) {
-    const float4* v = reinterpret_cast<const float4*>(recv + c * slot) + tid;
+  sm90::mbar_wait(recv_full, 0);  // the peer's values for this rank's half
+  const float4* v = reinterpret_cast<const float4*>(recv) + tid;
 #pragma unroll
-    for (int q = 0; q < kRegs / 4; ++q) {
-      const int u = q / kQ;
-      if (u < u0 || u >= u1) continue;
-      const float4 x = v[(q - u0 * kQ) * kThreads];
-      acc[4 * q] += x.x;
-      acc[4 * q + 1] += x.y;
-      acc[4 * q + 2] += x.z;
-      acc[4 * q + 3] += x.w;
-    }
+  for (int q = 0; q < kRegs / 4; ++q) {
+    const int u = q / kQ;
+    if (u < u0 || u >= u1) continue;
+    const float4 x = v[(q - u0 * kQ) * kThreads];
+    acc[4 * q] += x.x;
+    acc[4 * q + 1] += x.y;
+    acc[4 * q + 2] += x.z;
+    acc[4 * q + 3] += x.w;
   }
 #else
-  (void)acc, (void)recv, (void)recv_full, (void)peers_ready, (void)splits, (void)tid, (void)u0, (void)u1;
+  (void)acc, (void)recv, (void)recv_full, (void)peer_ready, (void)tid, (void)u0, (void)u1;
   __trap();  // the host never splits K without clusters (splits_supported)
 #endif
 }

@@ -209,7 +209,7 @@ struct Kernel {
   // is free (main_loop drained it; splitk_reduce's last cluster barrier follows every remote read
   // of it), so the outputs go through it and out by whole rows in 16-byte stores (StagedTile,
   // docs/perf-notes.md P26, P30); a barrier at the end frees it for the next tile's loads.
-  // red_bars: push_reduce's two mbarriers where K is split and the reduction pushed (else unused).
+  // red_bars: push_reduce2's two mbarriers where K is split in 2 and the reduction pushed (else unused).
   template <class Sched>
   __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
                                                   float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars) {
@@ -242,12 +242,13 @@ struct Kernel {
       st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * u0, 8 * u1, tid);
       __syncthreads();
     };
-    if (sched.ts.splits > 1 && sched.ts.push) {
-      static_assert(PushReduce<kThreads, kRegs, kUnit>::kMaxRecvBytes <= kSmemBytes, "the peers' values fit in the ring");
-      sm90::cluster_wait();  // the peers' barriers are initialised (mma_gemm_kernel)
+    if (sched.ts.splits == 2 && sched.ts.push) {
+      constexpr int kRecv = (Staged::bytes(kTokens) + 1023) / 1024 * 1024;  // after the staged tile
+      static_assert(kRecv + PushReduce<kThreads, kRegs, kUnit>::kRecvBytes <= kSmemBytes,
+                    "the peer's half fits in the ring after the staged tile");
+      sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
       int u0, u1;
-      push_reduce<kThreads, kRegs, kUnit>(acc, smem, &red_bars[0], &red_bars[1], sched.ts.splits, tid, u0, u1);
-      __syncthreads();  // every peer value read before the staged tile overwrites them
+      push_reduce2<kThreads, kRegs, kUnit>(acc, smem + kRecv, &red_bars[0], &red_bars[1], tid, u0, u1);
       epi(acc, u0, u1);
     } else {
       splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, tid, epi);
@@ -269,14 +270,14 @@ __global__ void __launch_bounds__(kThreads, 2)
   float acc[kRegs];
   if constexpr (!kStreamK) {
     (void)wp;
-    // push_reduce's barriers (recv_full, peers_ready), initialised before the cluster's first
+    // push_reduce2's barriers (recv_full, peer_ready), initialised before the cluster's first
     // barrier phase, which every thread arrives at here and waits on before the reduction.
     __shared__ uint64_t red_bars[2];
-    const bool push = sched.ts.splits > 1 && sched.ts.push;
+    const bool push = sched.ts.splits == 2 && sched.ts.push;
     if (push) {
       if (threadIdx.x == 0) {
         sm90::mbar_init(&red_bars[0], 1);
-        sm90::mbar_init(&red_bars[1], sched.ts.splits - 1);
+        sm90::mbar_init(&red_bars[1], 1);
         sm90::mbar_init_fence();
       }
       __syncthreads();
@@ -353,7 +354,7 @@ class MmaRunner final : public Runner {
     if (stream_k) lp.ts.splits = 1;
     m_tokens = TokenWorkspace(lp, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
-    // NVFP4_TENSOR_CORE_PUSH=0|1 forces the split-K reduction: pulled (splitk_reduce) or pushed (push_reduce).
+    // NVFP4_TENSOR_CORE_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_TENSOR_CORE_PUSH", 0, 1, 1) == 1;
     if (stream_k) {
       m_blocks = skp.sk.ctas;

@@ -230,9 +230,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
   uint64_t* const full = bars;
   uint64_t* const empty = bars + kStages;
-  // Split-K by pushing (push_reduce): the peers' partial sums have landed / every peer's ring is
-  // free for ours.
-  __shared__ uint64_t recv_full, peers_ready;
+  // 2-rank split-K by pushing (push_reduce2): the peer's partial sums have landed / the peer's ring
+  // is free for ours.
+  __shared__ uint64_t recv_full, peer_ready;
   // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
   // offset added to smem_raw, not an integer round trip, keeps the pointer in the shared space
   // (LDS rather than generic loads).
@@ -247,7 +247,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       sm90::mbar_init(&empty[s], kConsumers * 128);  // every consumer thread (see the consumers' loop)
     }
     sm90::mbar_init(&recv_full, 1);
-    sm90::mbar_init(&peers_ready, splits > 1 ? splits - 1 : 1);
+    sm90::mbar_init(&peer_ready, 1);
     sm90::mbar_init_fence();
   }
   __syncthreads();
@@ -315,7 +315,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     __syncwarp();
     if (splits > 1) sm90::cluster_wait();
-    if (splits > 1 && !sched.ts.push) {  // splitk_reduce's two cluster barriers count every thread
+    if (splits > 1 && !(splits == 2 && sched.ts.push)) {  // splitk_reduce's two cluster barriers count every thread
       cluster_sync();
       cluster_sync();
     }
@@ -442,12 +442,17 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
     };
     if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
-    if (splits > 1 && sched.ts.push) {
-      static_assert(PushReduce<kConsumers * 128, kRegs, kUnit>::kMaxRecvBytes <= kStages * kStageBytes,
-                    "the peers' values fit in the ring");
+    if (splits == 2 && sched.ts.push) {
+      using Staged = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
+      constexpr int kRecv = (Staged::bytes(T) + 1023) / 1024 * 1024;  // after the staged tile
+      static_assert(kRecv + PushReduce<kConsumers * 128, kRegs, kUnit>::kRecvBytes <= kStages * kStageBytes,
+                    "the peer's half fits in the ring after the staged tile");
       int u0, u1;
-      push_reduce<kConsumers * 128, kRegs, kUnit>(acc, ring, &recv_full, &peers_ready, splits, ctid, u0, u1);
-      consumers_sync();  // every peer value read before the staged tile overwrites them
+      // The offset through an empty asm: folded into the addresses, ptxas spilled 80 bytes in the
+      // 2 x 256 gemm kernel (128 accumulators).
+      uint32_t recv = kRecv;
+      asm volatile("" : "+r"(recv));
+      push_reduce2<kConsumers * 128, kRegs, kUnit>(acc, ring + recv, &recv_full, &peer_ready, ctid, u0, u1);
       epilogue(acc, u0, u1);
     } else {
       splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid, epilogue);
@@ -584,7 +589,7 @@ class WgmmaRunner final : public Runner {
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
     m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
-    // NVFP4_PERSISTENT_PUSH=0|1 forces the split-K reduction: pulled (splitk_reduce) or pushed (push_reduce).
+    // NVFP4_PERSISTENT_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_PERSISTENT_PUSH", 0, 1, 1) == 1;
     m_blocks = sp.blocks;
     if (sp.stream_k)
