@@ -73,10 +73,13 @@ inline constexpr int kAtomBytes = 512;               // blocked scales of 128 ro
 inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1 and x2 of an output together)
 // The cost model's inputs (WgmmaRunner), measured on an H100 after P14 (docs/perf-notes.md P17):
 // K-step times of 3 x 128 and 2 x 256 relative to 2 x 128, from one-round launches without split,
-// and the extra cost of a split-K launch (its DSMEM reduction and shorter units), in 2 x 128 steps.
+// and the extra cost of a split-K launch (its DSMEM reduction and shorter units), in 2 x 128 steps:
+// 10 with the pulled reduction (P17), 3 since the 2-rank one is pushed (P34: forced CTA shapes on
+// every default shape, one H100 call; dual_gemm 256x4096x7168 ran 1.55 us faster as 2 x 256 in 2
+// splits than as 2 x 128 unsplit, where 10 had the model pick the latter).
 inline constexpr double kThreeStep = 1.49;
 inline constexpr double kWideStep = 1.87;
-inline constexpr double kSplitSteps = 10.0;
+inline constexpr double kSplitSteps = 3.0;
 // Stream-K (P18, measured on an H100, docs/perf-notes.md P18 outcome): a partial tile of 2 x 128
 // accumulators (64 KiB) read from L2 by its owner ~ 3 K steps, written by its CTA ~ 1; and a
 // stream-K K step costs kStreamKStep data-parallel ones: its CTAs walk K out of step with each
