@@ -20,7 +20,8 @@
 //      because every value already carries its own scale.
 //      Tokens: ldmatrix.x4 from a 128-byte-row tile swizzled by 16-byte chunk (chunk ^ row % 8).
 //   Split-K (gemm_common.cuh: the splits of a tile form a cluster and reduce through distributed
-//   shared memory) fills the GPU when there are fewer output tiles than CTA slots.
+//   shared memory, 2 ranks by pushing each other's half, push_reduce2, more by pulling,
+//   splitk_reduce) fills the GPU when there are fewer output tiles than CTA slots.
 //   Epilogue: acc * 2^14 (the decode's raw scale), then the FP16 output (gemm) or silu(x1)*x2
 //   (dual: B1 and B2 rows of the same columns sit in one lane's two m16 tiles, silu_mul_fast),
 //   written through the drained ring and copied out by whole rows (StagedTile, gemm_common.cuh).

@@ -11,7 +11,8 @@
 //   2. wgmma_gemm<NB, C, T>: swap-AB. CTA tile = 64 x C weight slots (wgmma M side: 64 per
 //      consumer warpgroup) x T tokens (wgmma N: 128, or 256 for M > 128), K step 64. The runner
 //      picks (C, T) per case from (2, 128), (3, 128), (2, 256) by a cost model with measured
-//      K-step times (docs/perf-notes.md P5, P7) and reports it as the result's `plan`.
+//      K-step times and a split's price (docs/perf-notes.md P5, P7, P17, P34) and reports it as
+//      the result's `plan`.
 //      gemm: slot s is B row n0 + s; dual_gemm: slots alternate in runs of 8 between B1 and B2
 //      (SlotMap<2, 8>), so a thread's accumulator rows g and g + 8 are x1 and x2 of the same
 //      output and a CTA covers 32 x C output columns.
@@ -31,8 +32,9 @@
 //      thread arrives) once the wgmma of its last slice is done.
 //   Persistent, one of two ways (gemm_common.cuh WorkPlan, the runner's cost model picks):
 //   data-parallel: grid = min(units, resident CTAs); CTA b computes units b, b + grid, ... (a
-//   unit is a tile, or one K range of a tile when split); split-K (splitk_reduce) only when every
-//   unit gets its own CTA (one wave), the splits of a tile forming a cluster. Stream-K
+//   unit is a tile, or one K range of a tile when split); split-K only when every unit gets its
+//   own CTA (one wave), the splits of a tile forming a cluster: 2 ranks push each other's half
+//   (push_reduce2), more pull their shares (splitk_reduce), gemm_common.cuh. Stream-K
 //   (stream_k.hpp): every resident CTA runs an equal share of all tiles' K steps; a tile's later
 //   runs store partial sums to a global workspace, the CTA with its first run adds them and
 //   stores the tile. Either way the producer runs ahead into the next tile while the consumers
