@@ -245,12 +245,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   const int warpgroup = threadIdx.x / 128;
   const int splits = sched.ts.splits;
 
-  // The tensor maps prefetched at entry by a thread that issues no copy: on the issuing threads the
-  // prefetches took 0.26-0.5 us before their first copy (P34 probe, P35).
-  if (threadIdx.x == 96 && table == nullptr) {
-    sm90::tma_prefetch_desc(&maps.tok);
-    for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
-  }
   const int issuers = sched.ts.issuers;
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
@@ -276,6 +270,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     const int role = static_cast<int>(threadIdx.x) / 32;
     if (threadIdx.x % 32 == 0 && role < issuers) {
       const bool tok = role == 0, w = issuers == 1 || role == 1, sf = issuers == 1 || role == issuers - 1;
+      if (table == nullptr) {
+        if (tok) sm90::tma_prefetch_desc(&maps.tok);
+        if (w)
+          for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
+      }
       const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
       int s = 0;
       uint32_t phase = 0;
@@ -288,15 +287,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const int tok_row = static_cast<int>(tile.l * e.m_pad + tile.m0);
         // Atom a (see row_offsets); past the last 128-row block of B it rereads that block (its
         // rows there are never stored).
-        // Only the thread that copies them works them out: 0.2-0.5 us of 64-bit arithmetic before
-        // a tile's first copies (P35).
-        int64_t atom[kAtoms] = {};
-        if (sf) {
+        int64_t atom[kAtoms];
 #pragma unroll
-          for (int a = 0; a < kAtoms; ++a) {
-            const int64_t first = tile.n0 / 128 * 128 + 128 * (a % kAtomsPerB);
-            atom[a] = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, tile.l);
-          }
+        for (int a = 0; a < kAtoms; ++a) {
+          const int64_t first = tile.n0 / 128 * 128 + 128 * (a % kAtomsPerB);
+          atom[a] = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, tile.l);
         }
         for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
           sm90::mbar_wait(&empty[s], phase ^ 1);
