@@ -356,8 +356,7 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
   }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   float4* mine = reinterpret_cast<float4*>(red);
-  uint32_t rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const uint32_t rank = sm90::cluster_rank();
   const int u0 = static_cast<int>(rank) * kUnits / splits, u1 = (static_cast<int>(rank) + 1) * kUnits / splits;
   // 2 ranks: each publishes only the units its peer sums, and adds the peer's values to its own
   // accumulators (a + b = b + a in IEEE arithmetic: both orders give the same sums, so the result
@@ -391,11 +390,7 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
     acc[4 * q + 2] += v.z;
     acc[4 * q + 3] += v.w;
   };
-  const auto rank_base = [&](int c) {
-    uint32_t remote;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(c));
-    return remote;
-  };
+  const auto rank_base = [&](int c) { return sm90::cluster_map(local, static_cast<uint32_t>(c)); };
   if (splits == 2) {
     const uint32_t base = rank_base(peer);
 #pragma unroll
@@ -450,6 +445,8 @@ struct PushReduce {
   static constexpr int kUnits = kRegs / kUnit, kQ = kUnit / 4;  // float4s per unit
   static_assert(kUnits % 2 == 0, "equal halves");
   static constexpr int kRecvBytes = kUnits / 2 * kQ * kThreads * 16;
+  // Where `recv` starts in a ring whose first `bytes` hold the staged output tile: the next KiB.
+  static constexpr int recv_after(int bytes) { return (bytes + 1023) / 1024 * 1024; }
 };
 
 template <int kThreads, int kRegs, int kUnit>
@@ -458,8 +455,7 @@ __device__ __forceinline__ void push_reduce2(float (&acc)[kRegs], uint8_t* recv,
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using P = PushReduce<kThreads, kRegs, kUnit>;
   constexpr int kQ = P::kQ;
-  uint32_t rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const uint32_t rank = sm90::cluster_rank();
   const uint32_t peer = rank ^ 1u;
   u0 = static_cast<int>(rank) * P::kUnits / 2;
   u1 = u0 + P::kUnits / 2;
@@ -524,9 +520,9 @@ __device__ __forceinline__ void store_output(const OutView& o, int64_t l, int64_
 // __expf by 2 + 1.173 |x| FP32 ulps and __fdividef by 2, so below ~110 ulps, 7e-6 relative, for
 // every x that does not give 0: under 1/70 of an FP16 ulp before the one rounding, so an output
 // differs from the reference's silu_mul by at most one FP16 ulp, in rare cases, far inside the
-// tolerance). The exact form's
-// IEEE division has a slow-path call that keeps ptxas from overlapping one output's chain with the
-// next: 2.3-9.4 us per dual_gemm tile (docs/perf-notes.md P27). g < -87 gives 0 (exp overflows).
+// tolerance). The exact form's IEEE division has a slow-path call that keeps ptxas from
+// overlapping one output's chain with the next: 2.3-9.4 us per dual_gemm tile (docs/perf-notes.md
+// P27). g < -87 gives 0 (exp overflows).
 __device__ __forceinline__ float silu_mul_fast(float g, float u) { return __fdividef(g, 1.0f + __expf(-g)) * u; }
 
 // A swap-AB tile's outputs by 8 x 8 blocks. In the MMA accumulator layout lane (g, t) of a warp

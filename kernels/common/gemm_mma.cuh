@@ -244,8 +244,9 @@ struct Kernel {
       __syncthreads();
     };
     if (sched.ts.splits == 2 && sched.ts.push) {
-      constexpr int kRecv = (Staged::bytes(kTokens) + 1023) / 1024 * 1024;  // after the staged tile
-      static_assert(kRecv + PushReduce<kThreads, kRegs, kUnit>::kRecvBytes <= kSmemBytes,
+      using P = PushReduce<kThreads, kRegs, kUnit>;
+      constexpr int kRecv = P::recv_after(Staged::bytes(kTokens));
+      static_assert(kRecv + P::kRecvBytes <= kSmemBytes,
                     "the peer's half fits in the ring after the staged tile");
       sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
       int u0, u1;

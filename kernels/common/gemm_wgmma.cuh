@@ -449,8 +449,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
     if (splits == 2 && sched.ts.push) {
       using Staged = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
-      constexpr int kRecv = (Staged::bytes(T) + 1023) / 1024 * 1024;  // after the staged tile
-      static_assert(kRecv + PushReduce<kConsumers * 128, kRegs, kUnit>::kRecvBytes <= kStages * kStageBytes,
+      using P = PushReduce<kConsumers * 128, kRegs, kUnit>;
+      constexpr int kRecv = P::recv_after(Staged::bytes(T));
+      static_assert(kRecv + P::kRecvBytes <= kStages * kStageBytes,
                     "the peer's half fits in the ring after the staged tile");
       int u0, u1;
       // The offset through an empty asm: folded into the addresses, ptxas spilled 80 bytes in the

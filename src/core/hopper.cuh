@@ -191,6 +191,13 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) { mbar
 
 // ---- cluster (distributed shared memory) ----
 
+// This CTA's rank in its cluster.
+__device__ __forceinline__ uint32_t cluster_rank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+
 // The address of this CTA's shared-memory location `local` in cluster rank `rank`'s shared memory.
 __device__ __forceinline__ uint32_t cluster_map(uint32_t local, uint32_t rank) {
   uint32_t r;
