@@ -492,6 +492,29 @@ __device__ __forceinline__ void push_reduce2(float (&acc)[kRegs], uint8_t* recv,
 #endif
 }
 
+// A split tile's reduction as both tensor-core variants run it, then epi(acc, u0, u1) on this
+// rank's share of the units: 2 ranks pushed where `push` (push_reduce2, its receive area in `ring`
+// after the staged output tile of kStagedBytes, recv_full / peer_ready its barriers), else pulled
+// (splitk_reduce, which also serves splits == 1); kRingBytes is the ring's size.
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi>
+__device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring, int splits, bool push,
+                                             uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi) {
+  if (splits == 2 && push) {
+    using P = PushReduce<kThreads, kRegs, kUnit>;
+    constexpr int kRecv = P::recv_after(kStagedBytes);
+    static_assert(kRecv + P::kRecvBytes <= kRingBytes, "the peer's half fits in the ring after the staged tile");
+    int u0, u1;
+    // The offset through an empty asm: folded into the addresses, ptxas spilled 80 bytes in the
+    // `persistent` 2 x 256 gemm kernel (128 accumulators).
+    uint32_t recv = kRecv;
+    asm volatile("" : "+r"(recv));
+    push_reduce2<kThreads, kRegs, kUnit>(acc, ring + recv, recv_full, peer_ready, tid, u0, u1);
+    epi(acc, u0, u1);
+  } else {
+    splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, tid, epi);
+  }
+}
+
 // ---- epilogues ----
 
 

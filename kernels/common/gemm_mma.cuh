@@ -243,18 +243,10 @@ struct Kernel {
       st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * u0, 8 * u1, tid);
       __syncthreads();
     };
-    if (sched.ts.splits == 2 && sched.ts.push) {
-      using P = PushReduce<kThreads, kRegs, kUnit>;
-      constexpr int kRecv = P::recv_after(Staged::bytes(kTokens));
-      static_assert(kRecv + P::kRecvBytes <= kSmemBytes,
-                    "the peer's half fits in the ring after the staged tile");
-      sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
-      int u0, u1;
-      push_reduce2<kThreads, kRegs, kUnit>(acc, smem + kRecv, &red_bars[0], &red_bars[1], tid, u0, u1);
-      epi(acc, u0, u1);
-    } else {
-      splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(smem), sched.ts.splits, tid, epi);
-    }
+    const bool push = sched.ts.splits == 2 && sched.ts.push;
+    if (push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
+    reduce_split<kThreads, kRegs, kUnit, kSmemBytes, Staged::bytes(kTokens)>(acc, smem, sched.ts.splits, push,
+                                                                          red_bars, push ? red_bars + 1 : nullptr, tid, epi);
   }
 };
 

@@ -447,22 +447,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
     };
     if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
-    if (splits == 2 && sched.ts.push) {
-      using Staged = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
-      using P = PushReduce<kConsumers * 128, kRegs, kUnit>;
-      constexpr int kRecv = P::recv_after(Staged::bytes(T));
-      static_assert(kRecv + P::kRecvBytes <= kStages * kStageBytes,
-                    "the peer's half fits in the ring after the staged tile");
-      int u0, u1;
-      // The offset through an empty asm: folded into the addresses, ptxas spilled 80 bytes in the
-      // 2 x 256 gemm kernel (128 accumulators).
-      uint32_t recv = kRecv;
-      asm volatile("" : "+r"(recv));
-      push_reduce2<kConsumers * 128, kRegs, kUnit>(acc, ring + recv, &recv_full, &peer_ready, ctid, u0, u1);
-      epilogue(acc, u0, u1);
-    } else {
-      splitk_reduce<kConsumers * 128, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, ctid, epilogue);
-    }
+    reduce_split<kConsumers * 128, kRegs, kUnit, kStages * kStageBytes,
+                 StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(acc, ring, splits, sched.ts.push,
+                                                                               &recv_full, &peer_ready, ctid, epilogue);
   }
 #else
   (void)maps;

@@ -129,7 +129,7 @@ TEST(Variants, PersistentEveryIssuerCount) {
 }
 
 // `persistent` and `tensor-core` with the split-K reduction pulled (splitk_reduce) rather than
-// pushed (push_reduce, the default runs above).
+// pushed (push_reduce2, the default runs above).
 TEST(Variants, PulledReduction) {
   const ScopedEnv e1("NVFP4_PERSISTENT_PUSH", "0"), e2("NVFP4_TENSOR_CORE_PUSH", "0");
   for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm}) {
