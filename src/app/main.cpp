@@ -4,6 +4,7 @@
 // 3 CUDA or runtime error (including: no GPU).
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fmt/format.h>
 #include <iostream>
@@ -22,6 +23,26 @@
 #include "run/results.hpp"
 #include "run/submission.hpp"
 #include "run/runner.hpp"
+
+// CUDA_MODULE_LOADING as this process runs it, and who chose it (reports say it).
+static std::string g_module_loading;
+
+// Every kernel is loaded when CUDA starts (CUDA_MODULE_LOADING=EAGER) unless the environment
+// chose the mode, or a gpu-mode submission runs in the process (eager loading would load all of
+// PyTorch's kernels too): with lazy loading a kernel's time depended on what had run in the
+// process before it (gemm 128x7168x2048 `persistent`: 19.8 us as the first variant of its case,
+// 17.8 us after another variant, 18.0 us first with eager loading; docs/perf-notes.md P39).
+// Called before any CUDA call.
+static void choose_module_loading(bool submissions) {
+  if (const char* mode = std::getenv("CUDA_MODULE_LOADING")) {
+    g_module_loading = std::string(mode) + " (CUDA_MODULE_LOADING)";
+  } else if (submissions) {
+    g_module_loading = "LAZY (CUDA default: --submission runs PyTorch in this process)";
+  } else {
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+    g_module_loading = "EAGER (nvfp4bench default)";
+  }
+}
 
 namespace {
 
@@ -119,6 +140,7 @@ int run(const RunPlan& plan_in) {
   info.sol_spec = sol_rates_for(info.device->name, info.device->cc());
   info.sol = info.sol_spec;
   info.plan = plan;
+  info.plan.module_loading = g_module_loading;
   info.plugins = plugins.records;
   info.submissions = submissions.records;
 
@@ -159,11 +181,15 @@ int run(const RunPlan& plan_in) {
 int main(int argc, char** argv) {
   const std::string_view sub = argc > 1 ? argv[1] : "";
   if (sub == "compare") return compare_command(argc - 1, argv + 1);
-  if (sub == "calibrate") return calibrate_command(argc - 1, argv + 1);
+  if (sub == "calibrate") {
+    choose_module_loading(false);
+    return calibrate_command(argc - 1, argv + 1);
+  }
   if (sub == "render") return render_command(argc - 1, argv + 1);
   try {
     const std::optional<RunPlan> plan = parse_command_line(argc, argv);
     if (!plan) return kExitOk;  // --help
+    choose_module_loading(!plan->submissions.empty());
     return run(*plan);
   } catch (const UsageError& e) {
     std::cerr << "nvfp4bench: error: " << e.what() << '\n';

@@ -48,6 +48,7 @@ struct RunPlan {
   TimingOptions timing;
   bool timer_explicit = false;        // --timer or the config's timing.timer chose the timer
   std::string timer_reason;           // why timing.timer is what it is (reports say it)
+  std::string module_loading;         // CUDA_MODULE_LOADING as run, and who chose it ("" when unknown)
   bool timing_enabled = true;         // --verify-only turns it off
   bool keep_samples = false;          // --samples: every sample in the JSON
   bool sol_measured = false;          // --sol measured: calibrate first, SOL from measured rates

@@ -136,6 +136,7 @@ std::string settings_line(const RunInfo& info) {
                      t.min_samples, t.max_samples, t.min_time_s, t.max_time_s, t.target_rse);
   else
     s += "verify only (no timing)";
+  if (!p.module_loading.empty()) s += fmt::format(", modules {}", p.module_loading);
   if (!p.config_path.empty()) s += fmt::format(", config `{}`", p.config_path);
   return s;
 }

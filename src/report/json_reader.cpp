@@ -258,6 +258,8 @@ void read_settings(const Reader& rd, const Json& s, RunInfo& info) {
   if (!parse_timer(rd.str(t, "timer", wt), p.timing.timer)) rd.fail(wt + "timer", "unknown timer");
   if (t.contains("timer_reason")) p.timer_reason = rd.str(t, "timer_reason", wt);  // since the cupti default
   if (p.timer_reason == "built-in default") p.timer_reason.clear();  // the writer's text for ""
+  if (t.contains("module_loading") && !t.at("module_loading").is_null())  // since eager loading by default
+    p.module_loading = rd.str(t, "module_loading", wt);
   p.timing.batch = static_cast<int>(rd.integer(t, "batch", wt));
   if (!parse_l2(rd.str(t, "l2", wt), p.timing.l2)) rd.fail(wt + "l2", "unknown L2 mode");
   p.keep_samples = rd.at(t, "keep_samples", wt).get<bool>();

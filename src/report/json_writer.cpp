@@ -124,7 +124,8 @@ Json json_settings(const RunInfo& info) {
   if (auto dist = common_dist(info)) s["dist"] = to_string(*dist);
   s["tolerance"] = Json{{"rtol", p.tolerance.rtol}, {"atol", p.tolerance.atol}};
   s["timing"] = Json{{"enabled", p.timing_enabled},  {"timer", to_string(t.timer)},
-                     {"timer_reason", p.timer_reason.empty() ? "built-in default" : p.timer_reason}, {"batch", t.batch},
+                     {"timer_reason", p.timer_reason.empty() ? "built-in default" : p.timer_reason},
+                     {"module_loading", p.module_loading.empty() ? Json(nullptr) : Json(p.module_loading)}, {"batch", t.batch},
                      {"l2", to_string(t.l2)}, {"keep_samples", p.keep_samples}, {"floor", p.floor_enabled},
                      {"warmup", t.warmup},           {"min_samples", t.min_samples},
                      {"max_samples", t.max_samples}, {"min_time_s", t.min_time_s},

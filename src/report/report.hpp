@@ -17,7 +17,7 @@
 //   sol_measured{hbm_gbps, fp16_tensor_tflops, fp4_tensor_tflops, decode_wgmma_tflops, wgmma_rs_tflops,
 //                notes} | null (the last two since the wgmma ceiling; older reports lack them), sol_note,
 //   settings{config, seed (when all cases share it), dist (likewise), tolerance{rtol, atol},
-//            timing{enabled, timer, timer_reason, batch, l2, keep_samples, floor, warmup, min_samples,
+//            timing{enabled, timer, timer_reason, module_loading, batch, l2, keep_samples, floor, warmup, min_samples,
 //                   max_samples, min_time_s, max_time_s, target_rse},
 //            variants (empty: every variant), device_index},
 //   plugins[{name, path, abi_version, variants[]}] (only when --plugin loaded some),

@@ -36,6 +36,7 @@ RunInfo sample_info() {
   info.timestamp = "2026-01-02T03:04:05Z";
   info.plan.keep_samples = true;
   info.plan.timer_reason = "default: CUPTI works on this GPU";
+  info.plan.module_loading = "EAGER (nvfp4bench default)";
   info.plan.timing.timer = TimerKind::cupti;
   info.plan.timing.max_time_s = 2.5;
   DeviceInfo d;
@@ -185,6 +186,8 @@ TEST_F(RenderTest, ReaderGetsTheHeaderBack) {
   EXPECT_DOUBLE_EQ(f.info.sol->hbm_bytes_per_s, 4.8e12);
   EXPECT_EQ(f.info.plan.timing.timer, TimerKind::cupti);
   EXPECT_EQ(f.info.plan.timer_reason, "default: CUPTI works on this GPU");
+  EXPECT_EQ(f.info.plan.module_loading, "EAGER (nvfp4bench default)");
+  EXPECT_NE(report::settings_line(f.info).find("modules EAGER (nvfp4bench default)"), std::string::npos);
   EXPECT_DOUBLE_EQ(f.info.plan.timing.max_time_s, 2.5);
   EXPECT_EQ(f.info.seed, 1111u);
   EXPECT_EQ(report::settings_line(f.info), report::settings_line(info));
