@@ -31,7 +31,8 @@ static std::string g_module_loading;
 // chose the mode, or a gpu-mode submission runs in the process (eager loading would load all of
 // PyTorch's kernels too): with lazy loading a kernel's time depended on what had run in the
 // process before it (gemm 128x7168x2048 `persistent`: 19.8 us as the first variant of its case,
-// 17.8 us after another variant, 18.0 us first with eager loading; docs/perf-notes.md P39).
+// 17.8 us after another variant, 18.0-18.9 us first with eager loading; docs/perf-notes.md,
+// "Harness: kernels loaded eagerly").
 // Called before any CUDA call.
 static void choose_module_loading(bool submissions) {
   if (const char* mode = std::getenv("CUDA_MODULE_LOADING")) {
