@@ -180,6 +180,7 @@ struct GroupScheduler {
   int groups = 0;
   int64_t total_tiles = 0;
   TileShape ts;
+  bool role_loops = false;  // `persistent`, 3 issuers: each role in a loop of its own (P39)
   int64_t blocks() const { return total_tiles * ts.splits; }
   __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int g) const { return entries[g]; }

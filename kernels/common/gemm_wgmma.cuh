@@ -268,8 +268,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // weights and atoms no faster than one thread; tokens | weights | atoms 5-12 % faster on the
     // dual_gemm shapes, 0.6-7 % on gemm and group_gemm depending on the machine.
     const int role = static_cast<int>(threadIdx.x) / 32;
-    if (threadIdx.x % 32 == 0 && role < issuers) {
-      const bool tok = role == 0, w = issuers == 1 || role == 1, sf = issuers == 1 || role == issuers - 1;
+    // One issuing thread's loop over its work, for its roles (bool, or std::bool_constant for a
+    // loop of its own per role, docs/perf-notes.md P39).
+    const auto issue = [&](auto tok_role, auto w_role, auto sf_role) {
+      const bool tok = tok_role, w = w_role, sf = sf_role;
       if (table == nullptr) {
         if (tok) sm90::tma_prefetch_desc(&maps.tok);
         if (w)
@@ -317,6 +319,26 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           }
         }
       }
+    };
+    if (threadIdx.x % 32 == 0 && role < issuers) {
+      bool issued = false;
+      // group_gemm only: there the per-role loops won 2-7 % where CTAs run several units, while
+      // in the gemm and dual_gemm kernels their mere presence cost the short shapes 3-9 %
+      // (docs/perf-notes.md P39).
+      if constexpr (std::is_same_v<Sched, GroupScheduler>) {
+        using Yes = std::true_type;
+        using No = std::false_type;
+        if (issuers == 3 && sched.role_loops) {
+          issued = true;
+          if (role == 0)
+            issue(Yes{}, No{}, No{});
+          else if (role == 1)
+            issue(No{}, Yes{}, No{});
+          else
+            issue(No{}, No{}, Yes{});
+        }
+      }
+      if (!issued) issue(role == 0, issuers == 1 || role == 1, issuers == 1 || role == issuers - 1);
     }
     __syncwarp();
     if (splits > 1) sm90::cluster_wait();
@@ -585,6 +607,11 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_PERSISTENT_PUSH", 0, 1, 1) == 1;
     m_blocks = sp.blocks;
+    // group_gemm: a loop per issuing role where CTAs run several units (P39: faster there, slower
+    // on one-unit launches); NVFP4_PERSISTENT_ROLE_LOOPS=0|1 forces it (measuring).
+    const bool role_loops =
+        forced_int("NVFP4_PERSISTENT_ROLE_LOOPS", 0, 1, sp.stream_k || sp.units > sp.blocks ? 1 : 0) == 1;
+    if constexpr (kGrouped) m_sched.role_loops = role_loops;
     if (sp.stream_k)
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
     else

@@ -128,6 +128,17 @@ TEST(Variants, PersistentEveryIssuerCount) {
     }
 }
 
+// group_gemm's `persistent` with its issuing threads in one shared loop and in a loop per role
+// (role_loops, docs/perf-notes.md P39), whichever the plan would pick, under both schedules.
+TEST(Variants, PersistentGroupRoleLoops) {
+  for (const char* loops : {"0", "1"})
+    for (const char* sched : {"data", "stream-k"}) {
+      SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_ROLE_LOOPS={} NVFP4_PERSISTENT_SCHED={}", loops, sched));
+      const ScopedEnv e1("NVFP4_PERSISTENT_ROLE_LOOPS", loops), e2("NVFP4_PERSISTENT_SCHED", sched);
+      check_all_variants(Problem::group_gemm, test_cases(Problem::group_gemm), "persistent");
+    }
+}
+
 // `persistent` and `tensor-core` with the split-K reduction pulled (splitk_reduce) rather than
 // pushed (push_reduce2, the default runs above).
 TEST(Variants, PulledReduction) {
@@ -157,6 +168,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
   } bad[] = {{"NVFP4_PERSISTENT_ISSUERS", "4", "from 1 to 3"},
              {"NVFP4_PERSISTENT_ISSUERS", "two", "from 1 to 3"},
              {"NVFP4_PERSISTENT_PUSH", "2", "from 0 to 1"},
+             {"NVFP4_PERSISTENT_ROLE_LOOPS", "2", "from 0 to 1"},
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number"},
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256"},
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"}};
