@@ -322,9 +322,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     };
     if (threadIdx.x % 32 == 0 && role < issuers) {
       bool issued = false;
-      // group_gemm only: there the per-role loops won 2-7 % where CTAs run several units, while
-      // in the gemm and dual_gemm kernels their mere presence cost the short shapes 3-9 %
-      // (docs/perf-notes.md P39).
+      // group_gemm only: there the per-role loops won 2-7 % where CTAs run several units. In the
+      // gemm and dual_gemm kernels they measured 3-9 % slower on the short shapes, but under lazy
+      // module loading, whose run-order effect of that size P39 found later; not measured again
+      // since the tool loads eagerly (docs/perf-notes.md P39).
       if constexpr (std::is_same_v<Sched, GroupScheduler>) {
         using Yes = std::true_type;
         using No = std::false_type;
@@ -607,8 +608,9 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_PERSISTENT_PUSH", 0, 1, 1) == 1;
     m_blocks = sp.blocks;
-    // group_gemm: a loop per issuing role where CTAs run several units (P39: faster there, slower
-    // on one-unit launches); NVFP4_PERSISTENT_ROLE_LOOPS=0|1 forces it (measuring).
+    // group_gemm: a loop per issuing role where CTAs run several units (P39: faster there; slower
+    // on one-unit launches, measured under lazy module loading); NVFP4_PERSISTENT_ROLE_LOOPS=0|1
+    // forces it (measuring), and is checked for every problem so a bad value never passes.
     const bool role_loops =
         forced_int("NVFP4_PERSISTENT_ROLE_LOOPS", 0, 1, sp.stream_k || sp.units > sp.blocks ? 1 : 0) == 1;
     if constexpr (kGrouped) m_sched.role_loops = role_loops;

@@ -24,28 +24,21 @@
 #include "run/submission.hpp"
 #include "run/runner.hpp"
 
-// CUDA_MODULE_LOADING as this process runs it, and who chose it (reports say it).
-static std::string g_module_loading;
+namespace {
 
 // Every kernel is loaded when CUDA starts (CUDA_MODULE_LOADING=EAGER) unless the environment
 // chose the mode, or a gpu-mode submission runs in the process (eager loading would load all of
 // PyTorch's kernels too): with lazy loading a kernel's time depended on what had run in the
 // process before it (gemm 128x7168x2048 `persistent`: 19.8 us as the first variant of its case,
 // 17.8 us after another variant, 18.0-18.9 us first with eager loading; docs/perf-notes.md,
-// "Harness: kernels loaded eagerly").
-// Called before any CUDA call.
-static void choose_module_loading(bool submissions) {
-  if (const char* mode = std::getenv("CUDA_MODULE_LOADING")) {
-    g_module_loading = std::string(mode) + " (CUDA_MODULE_LOADING)";
-  } else if (submissions) {
-    g_module_loading = "LAZY (CUDA default: --submission runs PyTorch in this process)";
-  } else {
-    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
-    g_module_loading = "EAGER (nvfp4bench default)";
-  }
+// "Harness: kernels loaded eagerly"). Called before any CUDA call; returns the mode as this
+// process runs it and who chose it (reports say it).
+std::string choose_module_loading(bool submissions) {
+  if (const char* mode = std::getenv("CUDA_MODULE_LOADING")) return std::string(mode) + " (CUDA_MODULE_LOADING)";
+  if (submissions) return "LAZY (CUDA default: --submission runs PyTorch in this process)";
+  setenv("CUDA_MODULE_LOADING", "EAGER", 1);
+  return "EAGER (nvfp4bench default)";
 }
-
-namespace {
 
 using namespace nvfp4;
 
@@ -141,7 +134,6 @@ int run(const RunPlan& plan_in) {
   info.sol_spec = sol_rates_for(info.device->name, info.device->cc());
   info.sol = info.sol_spec;
   info.plan = plan;
-  info.plan.module_loading = g_module_loading;
   info.plugins = plugins.records;
   info.submissions = submissions.records;
 
@@ -183,14 +175,14 @@ int main(int argc, char** argv) {
   const std::string_view sub = argc > 1 ? argv[1] : "";
   if (sub == "compare") return compare_command(argc - 1, argv + 1);
   if (sub == "calibrate") {
-    choose_module_loading(false);
+    (void)choose_module_loading(false);
     return calibrate_command(argc - 1, argv + 1);
   }
   if (sub == "render") return render_command(argc - 1, argv + 1);
   try {
-    const std::optional<RunPlan> plan = parse_command_line(argc, argv);
+    std::optional<RunPlan> plan = parse_command_line(argc, argv);
     if (!plan) return kExitOk;  // --help
-    choose_module_loading(!plan->submissions.empty());
+    plan->module_loading = choose_module_loading(!plan->submissions.empty());
     return run(*plan);
   } catch (const UsageError& e) {
     std::cerr << "nvfp4bench: error: " << e.what() << '\n';
