@@ -278,6 +278,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
       }
       const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
+      // The stage and its `full` barrier as shared-memory addresses carried from step to step (the
+      // generic pointers were converted again for every copy: docs/perf-notes.md P42); `empty` is
+      // kStages barriers after `full`.
+      constexpr uint32_t kEmptyOff = 8 * kStages, kRingBytes = kStages * kStageBytes;
+      const uint32_t ring_s = sm90::smem_addr(ring), full_0 = sm90::smem_addr(full);
+      uint32_t st = ring_s, full_b = full_0;
       int s = 0;
       uint32_t phase = 0;
       WorkCursor cur = work_start(wp);
@@ -296,14 +302,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           atom[a] = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, tile.l);
         }
         for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
-          sm90::mbar_wait(&empty[s], phase ^ 1);
-          sm90::mbar_arrive_expect_tx(&full[s], bytes);
-          uint8_t* st = ring + s * kStageBytes;
-          if (tok) sm90::tma_load_2d(st, &mp.tok, &full[s], ks * kBK, tok_row);
+          sm90::mbar_wait(full_b + kEmptyOff, phase ^ 1);
+          sm90::mbar_arrive_expect_tx(full_b, bytes);
+          if (tok) sm90::tma_load_2d(st, &mp.tok, full_b, ks * kBK, tok_row);
           if (w) {
 #pragma unroll
             for (int b = 0; b < NB; ++b)
-              sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &mp.w[b], &full[s], ks * (kBK / 2), tile.n0,
+              sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &mp.w[b], full_b, ks * (kBK / 2), tile.n0,
                                 tile.l);
           }
           if (sf) {
@@ -311,11 +316,15 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
             for (int a = 0; a < kAtoms; ++a)
               sm90::bulk_load(st + kTokBytes + kWBytes + a * kAtomBytes,
                               e.args.sfb_blk[a / kAtomsPerB] + atom[a] + int64_t{ks} * kAtomBytes, kAtomBytes,
-                              &full[s]);
+                              full_b);
           }
+          st += kStageBytes;
+          full_b += 8;
           if (++s == kStages) {
             s = 0;
             phase ^= 1;
+            st -= kRingBytes;
+            full_b -= 8 * kStages;
           }
         }
       }
