@@ -282,8 +282,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       // generic pointers were converted again for every copy: docs/perf-notes.md P42); `empty` is
       // kStages barriers after `full`.
       constexpr uint32_t kEmptyOff = 8 * kStages, kRingBytes = kStages * kStageBytes;
-      const uint32_t ring_s = sm90::smem_addr(ring), full_0 = sm90::smem_addr(full);
-      uint32_t st = ring_s, full_b = full_0;
+      uint32_t st = sm90::smem_addr(ring), full_b = sm90::smem_addr(full);
       int s = 0;
       uint32_t phase = 0;
       WorkCursor cur = work_start(wp);
@@ -324,17 +323,17 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
             s = 0;
             phase ^= 1;
             st -= kRingBytes;
-            full_b -= 8 * kStages;
+            full_b -= kEmptyOff;  // the `full` array's size, as `empty` follows it
           }
         }
       }
     };
     if (threadIdx.x % 32 == 0 && role < issuers) {
       bool issued = false;
-      // group_gemm only: there the per-role loops won 2-7 % where CTAs run several units. In the
-      // gemm and dual_gemm kernels they measured 3-9 % slower on the short shapes, but under lazy
-      // module loading, whose run-order effect of that size P39 found later; not measured again
-      // since the tool loads eagerly (docs/perf-notes.md P39).
+      // group_gemm only: there the per-role loops won 2-7 % where CTAs run several units (P39). In
+      // the gemm and dual_gemm kernels, measured under eager loading (P41), they took 3.8 % off
+      // gemm 128x7168x16384 but cost the other shapes 2-4 %, and merely compiling them in cost the
+      // shared loop 0.2-4.9 % (docs/perf-notes.md P39, P41).
       if constexpr (std::is_same_v<Sched, GroupScheduler>) {
         using Yes = std::true_type;
         using No = std::false_type;
@@ -617,8 +616,8 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_PERSISTENT_PUSH", 0, 1, 1) == 1;
     m_blocks = sp.blocks;
-    // group_gemm: a loop per issuing role where CTAs run several units (P39: faster there; slower
-    // on one-unit launches, measured under lazy module loading); NVFP4_PERSISTENT_ROLE_LOOPS=0|1
+    // group_gemm: a loop per issuing role where CTAs run several units (P39: faster there; gemm and
+    // dual_gemm keep the shared loop, P41); NVFP4_PERSISTENT_ROLE_LOOPS=0|1
     // forces it (measuring), and is checked for every problem so a bad value never passes.
     const bool role_loops =
         forced_int("NVFP4_PERSISTENT_ROLE_LOOPS", 0, 1, sp.stream_k || sp.units > sp.blocks ? 1 : 0) == 1;
