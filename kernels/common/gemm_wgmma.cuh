@@ -235,6 +235,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
   uint64_t* const full = bars;
   uint64_t* const empty = bars + kStages;
+  // Bytes from full[s] to empty[s], and the ring's size: the issuing and consuming loops carry
+  // shared-memory addresses from stage to stage and wrap them by these.
+  constexpr uint32_t kEmptyOff = sizeof(uint64_t) * kStages, kRingBytes = kStages * kStageBytes;
   // 2-rank split-K by pushing (push_reduce2): the peer's partial sums have landed / the peer's ring
   // is free for ours.
   __shared__ uint64_t recv_full, peer_ready;
@@ -281,7 +284,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       // The stage and its `full` barrier as shared-memory addresses carried from step to step (the
       // generic pointers were converted again for every copy: docs/perf-notes.md P42); `empty` is
       // kStages barriers after `full`.
-      constexpr uint32_t kEmptyOff = 8 * kStages, kRingBytes = kStages * kStageBytes;
       uint32_t st = sm90::smem_addr(ring), full_b = sm90::smem_addr(full);
       int s = 0;
       uint32_t phase = 0;
@@ -367,7 +369,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // and the stage itself. Carried from step to step rather than derived from the stage index, so
   // the compiler cannot recompute them (and the thread's row offsets) inside the loop
   // (docs/perf-notes.md P14).
-  constexpr uint32_t kEmpty = 8 * kStages, kRing = kStages * kStageBytes;
   uint32_t full_s = sm90::smem_addr(full), tok_lo = sm90::desc_kmajor_sw128_lo(sm90::smem_addr(ring));
   uint32_t stage = sm90::smem_addr(ring);
   int s = 0;
@@ -407,7 +408,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         mma_slice<T>(tok_lo, j, frag[j & 1], acc);
         sm90::wgmma_commit();
       }
-      prev_empty = full_s + kEmpty;
+      prev_empty = full_s + kEmptyOff;
       full_s += 8;
       tok_lo += kStageBytes >> 4;
       stage += kStageBytes;
@@ -416,11 +417,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if (++s == kStages) {
         s = 0;
         phase ^= 1;
-        full_s -= kEmpty;
-        tok_lo -= kRing >> 4;
-        stage -= kRing;
-        w_s -= kRing;
-        sf_s -= kRing;
+        full_s -= kEmptyOff;
+        tok_lo -= kRingBytes >> 4;
+        stage -= kRingBytes;
+        w_s -= kRingBytes;
+        sf_s -= kRingBytes;
       }
     }
     sm90::wgmma_wait<0>();
