@@ -346,7 +346,7 @@ class MmaRunner final : public Runner {
     }
     const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k");
     if (stream_k) lp.ts.splits = 1;
-    m_tokens = TokenWorkspace(lp, stream);
+    m_tokens = TokenWorkspace(lp, !stream_k, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
     // NVFP4_TENSOR_CORE_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_TENSOR_CORE_PUSH", 0, 1, 1) == 1;
@@ -357,7 +357,7 @@ class MmaRunner final : public Runner {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
     }
-    m_plan = work_text(lp, stream_k, m_blocks);
+    m_plan = work_text(lp, stream_k, m_blocks) + m_tokens.prefetch_text();
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);

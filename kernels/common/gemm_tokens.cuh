@@ -14,6 +14,9 @@
 
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <string>
+
 #include "core/cuda_check.hpp"
 #include "core/fp4_decode.cuh"
 #include "gemm_launch.cuh"
@@ -23,15 +26,35 @@ namespace nvfp4::gemm {
 inline constexpr int kTokenChunk = 64;  // K elements per fragment-order chunk (the main loops' K step)
 
 
+// The L2 warm-up the pre-pass issues for the main loop (P48, docs/perf-notes.md): runs of `spans`
+// byte spans, each `bytes` long (a multiple of 16, 16-byte aligned), `stride` bytes apart from
+// `base`: the first K steps of every unit's weight rows and scale atoms, which the main loop would
+// otherwise wait for from DRAM while the pre-pass, a latency-bound launch, leaves DRAM idle.
+inline constexpr int kMaxPrefetchRuns = 32;
+struct PrefetchRun {
+  const uint8_t* base = nullptr;
+  int64_t stride = 0;
+  int32_t spans = 0;
+  int32_t bytes = 0;
+};
+struct PrefetchPlan {
+  PrefetchRun runs[kMaxPrefetchRuns];
+  int count = 0;
+  int64_t spans = 0;  // over all runs
+  int steps = 0;      // K steps prefetched per unit
+  int64_t bytes = 0;  // in all
+};
+
 // What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
 // back to back, `chunks` 64-element chunks in all; `first` = the table's first entry, read from the
-// kernel's parameters when there is one GEMM) into `out`.
+// kernel's parameters when there is one GEMM) into `out`; and what it prefetches into L2.
 struct TokenJob {
   const GemmEntry* entries = nullptr;
   GemmEntry first;
   int groups = 1;
   int64_t chunks = 0;
   __half* out = nullptr;
+  PrefetchPlan prefetch;
 };
 
 // One 16-element token block (thread t of a chunk's 4 holds scale block t of that chunk), as
@@ -114,6 +137,21 @@ __device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t 
   for (int v = threadIdx.x; v < vecs; v += kThreads) dst[v] = stage[v];
 }
 
+// Thread i of the pre-pass's grid asks L2 for spans i, i + grid, ... of the plan (one bulk
+// prefetch each: no registers, no completion to wait for). sm_90+; earlier GPUs skip it.
+__device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const int64_t grid = int64_t{gridDim.x} * blockDim.x;
+  int r = 0;
+  int64_t run_first = 0;
+  for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < p.spans; i += grid) {
+    while (i >= run_first + p.runs[r].spans) run_first += p.runs[r++].spans;
+    const uint8_t* a = p.runs[r].base + (i - run_first) * p.runs[r].stride;
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"(p.runs[r].bytes) : "memory");
+  }
+#endif
+}
+
 // The pre-pass, a launch of its own (`tensor-core`, `persistent`): one CTA per kDecodeThreads / 4
 // chunks, every thread one block.
 // static: each including file gets its own copy.
@@ -123,7 +161,49 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
   __shared__ int64_t starts_smem[kMaxSharedGroups];
   const int64_t* starts = load_group_chunks(job, starts_smem);
   const int64_t first = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
-  store_token_chunks<kDecodeThreads>(job, first, fetch_token_block(job, starts, first + (threadIdx.x >> 2)), stage);
+  const TokenBlock blk = fetch_token_block(job, starts, first + (threadIdx.x >> 2));
+  prefetch_spans(job.prefetch);  // while the token loads are in flight
+  store_token_chunks<kDecodeThreads>(job, first, blk, stage);
+}
+
+// The prefetch runs of a launch planned as `lp` (data-parallel: unit (tile, split) starts at its
+// split's first K step): for every GEMM, matrix (B, B2), batch and split, the first P K steps of
+// all N weight rows (P x 32 bytes each) and of the ceil(N / 128) scale-atom rows (P x 512 bytes,
+// PROBLEMS.md 1.3), P the most steps whose bytes fit `budget` and no more than the shortest split.
+// Runs past kMaxPrefetchRuns are left out. K steps of 64 elements (kTokenChunk).
+inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
+  PrefetchPlan pp;
+  const int splits = lp.ts.splits;
+  int64_t per_step = 0;
+  int steps = 1 << 30;
+  for (const GemmEntry& e : lp.entries) {
+    const int64_t nb = e.args.b[1] != nullptr ? 2 : 1, atoms = (e.args.n + 127) / 128;
+    per_step += splits * nb * e.args.l * (e.args.n * (kTokenChunk / 2) + atoms * 512);
+    for (int s = 0; s < splits; ++s)
+      steps = std::min(steps, e.k_steps * (s + 1) / splits - e.k_steps * s / splits);
+  }
+  if (per_step == 0) return pp;
+  steps = static_cast<int>(std::min<int64_t>(steps, budget / per_step));
+  if (steps <= 0) return pp;
+  pp.steps = steps;
+  auto add = [&](const uint8_t* base, int64_t stride, int64_t spans, int64_t bytes) {
+    if (pp.count == kMaxPrefetchRuns) return;
+    pp.runs[pp.count++] = PrefetchRun{base, stride, static_cast<int32_t>(spans), static_cast<int32_t>(bytes)};
+    pp.spans += spans;
+    pp.bytes += spans * bytes;
+  };
+  for (const GemmEntry& e : lp.entries) {
+    const GemmArgs& p = e.args;
+    const int64_t atoms = (p.n + 127) / 128, row = p.k / 2, atom_row = int64_t{e.k_steps} * 512;
+    for (int j = 0; j < 2 && p.b[j] != nullptr; ++j)
+      for (int64_t l = 0; l < p.l; ++l)
+        for (int s = 0; s < splits; ++s) {
+          const int64_t k0 = int64_t{e.k_steps} * s / splits;
+          add(p.b[j] + (l * p.n) * row + k0 * (kTokenChunk / 2), row, p.n, steps * (kTokenChunk / 2));
+          add(p.sfb_blk[j] + l * atoms * atom_row + k0 * 512, atom_row, atoms, steps * 512);
+        }
+  }
+  return pp;
 }
 
 inline void decode_tokens(const TokenJob& job, cudaStream_t stream) {
@@ -136,20 +216,33 @@ inline void decode_tokens(const TokenJob& job, cudaStream_t stream) {
 // The pre-pass's state for one planned launch (allocated and uploaded in prepare, untimed): the
 // device table of the launch's GEMMs (the main loop's GroupScheduler reads it too), its first
 // entry (read from the kernel's parameters when there is one GEMM), and the FP16 workspace.
+// `prefetch`: the launch is data-parallel, so the pre-pass warms L2 for it (plan_prefetch, within
+// NVFP4_TOKEN_PREFETCH_MB megabytes, default kPrefetchMB; 0 turns it off).
+inline constexpr int kPrefetchMB = 8;
 struct TokenWorkspace {
   EntryTable table;
   int groups = 1;
   GemmEntry first;
   int64_t chunks = 0;
   DeviceBuffer tokens;
+  PrefetchPlan prefetch;
   TokenWorkspace() = default;
-  TokenWorkspace(const LaunchPlan& lp, cudaStream_t stream)
+  TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
       : table(lp.entries, stream),
         groups(static_cast<int>(lp.entries.size())),
         first(lp.entries.at(0)),
         chunks(lp.token_elems / kTokenChunk),
-        tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {}
-  TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data()}; }
+        tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {
+    const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
+    if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
+  }
+  TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data(), prefetch}; }
+  // For a runner's plan(): "; L2 warmed with P K steps per unit (X MB)" or "".
+  std::string prefetch_text() const {
+    if (prefetch.steps == 0) return "";
+    return "; pre-pass prefetches " + std::to_string(prefetch.steps) + " K steps per unit to L2 (" +
+           std::to_string((prefetch.bytes + (1 << 19)) >> 20) + " MB)";
+  }
   void decode(cudaStream_t stream) const { decode_tokens(job(), stream); }
   __half* data() const { return tokens.get<__half>(); }
 };

@@ -610,7 +610,7 @@ class WgmmaRunner final : public Runner {
     const ShapePlan& sp = best;
     m_consumers = sp.consumers;
     m_tok = sp.tokens;
-    m_tokens = TokenWorkspace(sp.lp, stream);
+    m_tokens = TokenWorkspace(sp.lp, !sp.stream_k, stream);
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
     m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
@@ -639,7 +639,8 @@ class WgmmaRunner final : public Runner {
       m_maps = maps.at(0);
     }
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
-             std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks);
+             std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +
+             m_tokens.prefetch_text();
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
