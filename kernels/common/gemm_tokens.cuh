@@ -43,6 +43,7 @@ struct PrefetchPlan {
   int64_t spans = 0;  // over all runs
   int steps = 0;      // K steps prefetched per unit
   int64_t bytes = 0;  // in all
+  int line_form = 0;  // experiment: 1 = prefetch.global.L2 per 128-byte line instead of bulk prefetches
 };
 
 // What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
@@ -147,7 +148,11 @@ __device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
   for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < p.spans; i += grid) {
     while (i >= run_first + p.runs[r].spans) run_first += p.runs[r++].spans;
     const uint8_t* a = p.runs[r].base + (i - run_first) * p.runs[r].stride;
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"(p.runs[r].bytes) : "memory");
+    if (p.line_form) {
+      for (int64_t o = 0; o < p.runs[r].bytes; o += 128) asm volatile("prefetch.global.L2 [%0];" ::"l"(a + o) : "memory");
+    } else {
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"(p.runs[r].bytes) : "memory");
+    }
   }
 #endif
 }
@@ -235,6 +240,7 @@ struct TokenWorkspace {
         tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {
     const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
+    prefetch.line_form = forced_int("NVFP4_TOKEN_PREFETCH_LINE", 0, 1, 0);
   }
   TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data(), prefetch}; }
   // For a runner's plan(): "; L2 warmed with P K steps per unit (X MB)" or "".
