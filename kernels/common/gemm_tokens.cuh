@@ -15,6 +15,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "core/cuda_check.hpp"
@@ -27,9 +28,9 @@ inline constexpr int kTokenChunk = 64;  // K elements per fragment-order chunk (
 
 
 // The L2 warm-up the pre-pass issues for the main loop (P48, docs/perf-notes.md): runs of `spans`
-// byte spans, each `bytes` long (a multiple of 16, 16-byte aligned), `stride` bytes apart from
-// `base`: the first K steps of every unit's weight rows and scale atoms, which the main loop would
-// otherwise wait for from DRAM while the pre-pass, a latency-bound launch, leaves DRAM idle.
+// byte spans, each `bytes` long, `stride` bytes apart from `base`: the first K steps of every
+// unit's weight rows and scale atoms, which the main loop would otherwise wait for from DRAM while
+// the pre-pass, a latency-bound launch, leaves DRAM idle.
 inline constexpr int kMaxPrefetchRuns = 32;
 struct PrefetchRun {
   const uint8_t* base = nullptr;
@@ -43,7 +44,6 @@ struct PrefetchPlan {
   int64_t spans = 0;  // over all runs
   int steps = 0;      // K steps prefetched per unit
   int64_t bytes = 0;  // in all
-  int line_form = 0;  // experiment: 1 = prefetch.global.L2 per 128-byte line instead of bulk prefetches
 };
 
 // What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
@@ -138,23 +138,19 @@ __device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t 
   for (int v = threadIdx.x; v < vecs; v += kThreads) dst[v] = stage[v];
 }
 
-// Thread i of the pre-pass's grid asks L2 for spans i, i + grid, ... of the plan (one bulk
-// prefetch each: no registers, no completion to wait for). sm_90+; earlier GPUs skip it.
+// Thread i of the pre-pass's grid asks L2 for spans i, i + grid, ... of the plan, one
+// `prefetch.global.L2` per 128-byte line (no registers held, nothing to wait for). The bulk form
+// (`cp.async.bulk.prefetch.L2`, one per span) held the pre-pass until its bytes had landed (P48).
 __device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   const int64_t grid = int64_t{gridDim.x} * blockDim.x;
   int r = 0;
   int64_t run_first = 0;
   for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < p.spans; i += grid) {
     while (i >= run_first + p.runs[r].spans) run_first += p.runs[r++].spans;
-    const uint8_t* a = p.runs[r].base + (i - run_first) * p.runs[r].stride;
-    if (p.line_form) {
-      for (int64_t o = 0; o < p.runs[r].bytes; o += 128) asm volatile("prefetch.global.L2 [%0];" ::"l"(a + o) : "memory");
-    } else {
-      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"(p.runs[r].bytes) : "memory");
-    }
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p.runs[r].base + (i - run_first) * p.runs[r].stride);
+    for (uintptr_t line = a & ~uintptr_t{127}; line < a + p.runs[r].bytes; line += 128)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(line) : "memory");
   }
-#endif
 }
 
 // The pre-pass, a launch of its own (`tensor-core`, `persistent`): one CTA per kDecodeThreads / 4
@@ -174,8 +170,9 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
 // The prefetch runs of a launch planned as `lp` (data-parallel: unit (tile, split) starts at its
 // split's first K step): for every GEMM, matrix (B, B2), batch and split, the first P K steps of
 // all N weight rows (P x 32 bytes each) and of the ceil(N / 128) scale-atom rows (P x 512 bytes,
-// PROBLEMS.md 1.3), P the most steps whose bytes fit `budget` and no more than the shortest split.
-// Runs past kMaxPrefetchRuns are left out. K steps of 64 elements (kTokenChunk).
+// PROBLEMS.md 1.3), P the most steps whose bytes fit `budget` (at least one where one step's bytes
+// are within 4x the budget) and no more than the shortest split. Runs past kMaxPrefetchRuns are
+// left out. K steps of 64 elements (kTokenChunk).
 inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
   PrefetchPlan pp;
   const int splits = lp.ts.splits;
@@ -188,7 +185,8 @@ inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
       steps = std::min(steps, e.k_steps * (s + 1) / splits - e.k_steps * s / splits);
   }
   if (per_step == 0) return pp;
-  steps = static_cast<int>(std::min<int64_t>(steps, budget / per_step));
+  const int64_t fit = budget / per_step;
+  steps = static_cast<int>(std::min<int64_t>(steps, fit > 0 ? fit : per_step <= 4 * budget ? 1 : 0));
   if (steps <= 0) return pp;
   pp.steps = steps;
   auto add = [&](const uint8_t* base, int64_t stride, int64_t spans, int64_t bytes) {
@@ -221,9 +219,10 @@ inline void decode_tokens(const TokenJob& job, cudaStream_t stream) {
 // The pre-pass's state for one planned launch (allocated and uploaded in prepare, untimed): the
 // device table of the launch's GEMMs (the main loop's GroupScheduler reads it too), its first
 // entry (read from the kernel's parameters when there is one GEMM), and the FP16 workspace.
-// `prefetch`: the launch is data-parallel, so the pre-pass warms L2 for it (plan_prefetch, within
-// NVFP4_TOKEN_PREFETCH_MB megabytes, default kPrefetchMB; 0 turns it off).
-inline constexpr int kPrefetchMB = 8;
+// `data_parallel`: the launch is data-parallel, so the pre-pass warms L2 for it (plan_prefetch,
+// within NVFP4_TOKEN_PREFETCH_MB megabytes, default kPrefetchMB, measured best of 1-8 in P48; 0
+// turns it off).
+inline constexpr int kPrefetchMB = 1;
 struct TokenWorkspace {
   EntryTable table;
   int groups = 1;
@@ -240,14 +239,15 @@ struct TokenWorkspace {
         tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {
     const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
-    prefetch.line_form = forced_int("NVFP4_TOKEN_PREFETCH_LINE", 0, 1, 0);
   }
   TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data(), prefetch}; }
   // For a runner's plan(): "; L2 warmed with P K steps per unit (X MB)" or "".
   std::string prefetch_text() const {
     if (prefetch.steps == 0) return "";
-    return "; pre-pass prefetches " + std::to_string(prefetch.steps) + " K steps per unit to L2 (" +
-           std::to_string((prefetch.bytes + (1 << 19)) >> 20) + " MB)";
+    char mb[32];
+    std::snprintf(mb, sizeof mb, "%.1f", static_cast<double>(prefetch.bytes) / (1 << 20));
+    return "; the pre-pass prefetches each unit's first " + std::to_string(prefetch.steps) + " K step" +
+           (prefetch.steps == 1 ? "" : "s") + " into L2 (" + mb + " MB)";
   }
   void decode(cudaStream_t stream) const { decode_tokens(job(), stream); }
   __half* data() const { return tokens.get<__half>(); }
