@@ -14,37 +14,19 @@
 
 #include <cuda_fp16.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/cuda_check.hpp"
 #include "core/fp4_decode.cuh"
 #include "gemm_launch.cuh"
+#include "prefetch_plan.hpp"
 
 namespace nvfp4::gemm {
 
 inline constexpr int kTokenChunk = 64;  // K elements per fragment-order chunk (the main loops' K step)
 
-
-// The L2 warm-up the pre-pass issues for the main loop (P48, docs/perf-notes.md): runs of `spans`
-// byte spans, each `bytes` long, `stride` bytes apart from `base`: the first K steps of every
-// unit's weight rows and scale atoms, which the main loop would otherwise wait for from DRAM while
-// the pre-pass, a latency-bound launch, leaves DRAM idle.
-inline constexpr int kMaxPrefetchRuns = 32;
-struct PrefetchRun {
-  const uint8_t* base = nullptr;
-  int64_t stride = 0;
-  int32_t spans = 0;
-  int32_t bytes = 0;
-};
-struct PrefetchPlan {
-  PrefetchRun runs[kMaxPrefetchRuns];
-  int count = 0;
-  int64_t spans = 0;  // over all runs
-  int steps = 0;      // K steps prefetched per unit
-  int64_t bytes = 0;  // in all
-};
 
 // What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
 // back to back, `chunks` 64-element chunks in all; `first` = the table's first entry, read from the
@@ -167,46 +149,14 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
   store_token_chunks<kDecodeThreads>(job, first, blk, stage);
 }
 
-// The prefetch runs of a launch planned as `lp` (data-parallel: unit (tile, split) starts at its
-// split's first K step): for every GEMM, matrix (B, B2), batch and split, the first P K steps of
-// all N weight rows (P x 32 bytes each) and of the ceil(N / 128) scale-atom rows (P x 512 bytes,
-// PROBLEMS.md 1.3), P the most steps whose bytes fit `budget` (at least one where one step's bytes
-// are within 4x the budget) and no more than the shortest split. Runs past kMaxPrefetchRuns are
-// left out. K steps of 64 elements (kTokenChunk).
+// The prefetch runs of a launch planned as `lp` (prefetch_plan.hpp; K steps of kTokenChunk elements).
 inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
-  PrefetchPlan pp;
-  const int splits = lp.ts.splits;
-  int64_t per_step = 0;
-  int steps = 1 << 30;
-  for (const GemmEntry& e : lp.entries) {
-    const int64_t nb = e.args.b[1] != nullptr ? 2 : 1, atoms = (e.args.n + 127) / 128;
-    per_step += splits * nb * e.args.l * (e.args.n * (kTokenChunk / 2) + atoms * 512);
-    for (int s = 0; s < splits; ++s)
-      steps = std::min(steps, e.k_steps * (s + 1) / splits - e.k_steps * s / splits);
-  }
-  if (per_step == 0) return pp;
-  const int64_t fit = budget / per_step;
-  steps = static_cast<int>(std::min<int64_t>(steps, fit > 0 ? fit : per_step <= 4 * budget ? 1 : 0));
-  if (steps <= 0) return pp;
-  pp.steps = steps;
-  auto add = [&](const uint8_t* base, int64_t stride, int64_t spans, int64_t bytes) {
-    if (pp.count == kMaxPrefetchRuns) return;
-    pp.runs[pp.count++] = PrefetchRun{base, stride, static_cast<int32_t>(spans), static_cast<int32_t>(bytes)};
-    pp.spans += spans;
-    pp.bytes += spans * bytes;
-  };
+  std::vector<PrefetchGemm> gemms;
   for (const GemmEntry& e : lp.entries) {
     const GemmArgs& p = e.args;
-    const int64_t atoms = (p.n + 127) / 128, row = p.k / 2, atom_row = int64_t{e.k_steps} * 512;
-    for (int j = 0; j < 2 && p.b[j] != nullptr; ++j)
-      for (int64_t l = 0; l < p.l; ++l)
-        for (int s = 0; s < splits; ++s) {
-          const int64_t k0 = int64_t{e.k_steps} * s / splits;
-          add(p.b[j] + (l * p.n) * row + k0 * (kTokenChunk / 2), row, p.n, steps * (kTokenChunk / 2));
-          add(p.sfb_blk[j] + l * atoms * atom_row + k0 * 512, atom_row, atoms, steps * 512);
-        }
+    gemms.push_back(PrefetchGemm{{p.b[0], p.b[1]}, {p.sfb_blk[0], p.sfb_blk[1]}, p.n, p.k, p.l});
   }
-  return pp;
+  return plan_prefetch(gemms, lp.ts.splits, kTokenChunk, budget);
 }
 
 inline void decode_tokens(const TokenJob& job, cudaStream_t stream) {
@@ -241,7 +191,7 @@ struct TokenWorkspace {
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
   }
   TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data(), prefetch}; }
-  // For a runner's plan(): "; L2 warmed with P K steps per unit (X MB)" or "".
+  // For a runner's plan(): "; the pre-pass prefetches each unit's first P K steps into L2 (X MB)" or "".
   std::string prefetch_text() const {
     if (prefetch.steps == 0) return "";
     char mb[32];
