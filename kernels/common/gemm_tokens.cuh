@@ -63,18 +63,10 @@ __device__ __forceinline__ const int64_t* load_group_chunks(const TokenJob& job,
   return shared ? starts : nullptr;
 }
 
-__device__ __forceinline__ TokenBlock fetch_token_block(const TokenJob& job, const int64_t* starts, int64_t chunk) {
+// The block of `chunk` (a chunk of GEMM e, whose chunks start at e.tok_offset / kTokenChunk).
+__device__ __forceinline__ TokenBlock fetch_block_of(const GemmEntry& e, int64_t chunk) {
   TokenBlock blk;
-  if (chunk >= job.chunks) return blk;
   const int t = threadIdx.x & 3;
-  // One GEMM (gemm, dual_gemm): its entry is a kernel parameter, no dependent global loads
-  // before the data loads. Groups: a scan of the chunk starts (in shared memory where they fit).
-  int g = 0;
-  if (starts != nullptr)
-    while (g + 1 < job.groups && starts[g + 1] <= chunk) ++g;
-  else
-    while (g + 1 < job.groups && job.entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
-  const GemmEntry& e = job.groups == 1 ? job.first : job.entries[g];
   const int64_t k = e.args.k;
   // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large).
   const uint32_t chunks_per_row = static_cast<uint32_t>(k / kTokenChunk), m_pad = static_cast<uint32_t>(e.m_pad);
@@ -89,6 +81,22 @@ __device__ __forceinline__ TokenBlock fetch_token_block(const TokenJob& job, con
     blk.live = true;
   }
   return blk;
+}
+
+__device__ __forceinline__ TokenBlock fetch_token_block(const TokenJob& job, const int64_t* starts, int64_t chunk) {
+  if (chunk >= job.chunks) return TokenBlock{};
+  // One GEMM (gemm, dual_gemm): its entry's fields are read straight from the kernel's parameters
+  // (constant bank), so nothing but the data loads waits on memory. (Selecting a reference to
+  // either it or a table entry made every field a generic load from the parameter buffer, one
+  // memory round trip before the data loads: P49.)
+  if (job.groups == 1) return fetch_block_of(job.first, chunk);
+  // Groups: a scan of the chunk starts (in shared memory where they fit).
+  int g = 0;
+  if (starts != nullptr)
+    while (g + 1 < job.groups && starts[g + 1] <= chunk) ++g;
+  else
+    while (g + 1 < job.groups && job.entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
+  return fetch_block_of(job.entries[g], chunk);
 }
 
 // kThreads threads write chunks [first_chunk, first_chunk + kThreads / 4), thread i holding the
