@@ -150,8 +150,8 @@ __device__ __forceinline__ Tile tile_range(const GemmEntry& e, int group, int lo
 __device__ __forceinline__ Segment split_unit(const GemmEntry& e, int group, int tile, int split, const TileShape& ts) {
   Segment s;
   s.span = TileSpan{group, tile, 0, e.k_steps};
-  s.k_begin = e.k_steps * split / ts.splits;
-  s.k_end = e.k_steps * (split + 1) / ts.splits;
+  s.k_begin = split_k_begin(e.k_steps, split, ts.splits);
+  s.k_end = split_k_begin(e.k_steps, split + 1, ts.splits);
   return s;
 }
 

@@ -218,7 +218,8 @@ inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {
     const int64_t tiles = int64_t{e.tiles_t} * e.tiles_n * e.args.l;
     for (int64_t t = 0; t < tiles; ++t)
       for (int s = 0; s < splits; ++s, ++u)
-        per_cta[static_cast<size_t>(u % blocks)] += e.k_steps * (s + 1) / splits - e.k_steps * s / splits;
+        per_cta[static_cast<size_t>(u % blocks)] +=
+            split_k_begin(e.k_steps, s + 1, splits) - split_k_begin(e.k_steps, s, splits);
   }
   return *std::max_element(per_cta.begin(), per_cta.end());
 }

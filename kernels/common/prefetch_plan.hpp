@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "stream_k.hpp"
+
 namespace nvfp4::gemm {
 
 // Runs of `spans` byte spans, each `bytes` long, `stride` bytes apart from `base`.
@@ -36,7 +38,7 @@ struct PrefetchGemm {
 };
 
 // For a data-parallel launch whose units (tile, split) start at their split's first K step
-// (k_steps * s / splits, k_steps = K / k_step): for every GEMM, matrix, batch and split, the first
+// (split_k_begin, k_steps = K / k_step): for every GEMM, matrix, batch and split, the first
 // P K steps of all N weight rows (P x k_step / 2 bytes each) and of the ceil(N / 128) scale-atom
 // rows (P x 512 bytes; one 512-byte atom holds 128 rows x 4 scales = 64 K elements, so k_step must
 // be 64), P the most steps whose bytes fit `budget` (at least one where one step's bytes are
@@ -47,9 +49,11 @@ inline PrefetchPlan plan_prefetch(const std::vector<PrefetchGemm>& gemms, int sp
   int64_t per_step = 0;
   int64_t steps = int64_t{1} << 30;
   for (const PrefetchGemm& g : gemms) {
-    const int64_t nb = g.b[1] != nullptr ? 2 : 1, atoms = (g.n + 127) / 128, k_steps = g.k / k_step;
+    const int64_t nb = g.b[1] != nullptr ? 2 : 1, atoms = (g.n + 127) / 128;
+    const int k_steps = static_cast<int>(g.k / k_step);
     per_step += splits * nb * g.l * (g.n * (k_step / 2) + atoms * 512);
-    for (int s = 0; s < splits; ++s) steps = std::min(steps, k_steps * (s + 1) / splits - k_steps * s / splits);
+    for (int s = 0; s < splits; ++s)
+      steps = std::min<int64_t>(steps, split_k_begin(k_steps, s + 1, splits) - split_k_begin(k_steps, s, splits));
   }
   if (per_step == 0 || budget <= 0 || k_step != 64) return pp;
   const int64_t fit = budget / per_step;
@@ -63,11 +67,12 @@ inline PrefetchPlan plan_prefetch(const std::vector<PrefetchGemm>& gemms, int sp
     pp.bytes += spans * bytes;
   };
   for (const PrefetchGemm& g : gemms) {
-    const int64_t atoms = (g.n + 127) / 128, row = g.k / 2, k_steps = g.k / k_step, atom_row = k_steps * 512;
+    const int k_steps = static_cast<int>(g.k / k_step);
+    const int64_t atoms = (g.n + 127) / 128, row = g.k / 2, atom_row = int64_t{k_steps} * 512;
     for (int j = 0; j < 2 && g.b[j] != nullptr; ++j)
       for (int64_t l = 0; l < g.l; ++l)
         for (int s = 0; s < splits; ++s) {
-          const int64_t k0 = k_steps * s / splits;
+          const int64_t k0 = split_k_begin(k_steps, s, splits);
           add(g.b[j] + l * g.n * row + k0 * (k_step / 2), row, g.n, steps * (k_step / 2));
           add(g.sfb_blk[j] + l * atoms * atom_row + k0 * 512, atom_row, atoms, steps * 512);
         }

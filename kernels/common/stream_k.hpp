@@ -25,6 +25,11 @@
 
 namespace nvfp4::gemm {
 
+// Data-parallel split-K (no stream-K): split `split` of a tile's `k_steps` K steps, of `splits`,
+// starts at this K step and runs to the next split's start. The kernels' schedulers, the host's
+// cost model and the pre-pass's L2 warm-up (prefetch_plan.hpp) all cut K here.
+NVFP4_HD int split_k_begin(int k_steps, int split, int splits) { return k_steps * split / splits; }
+
 // A tile's place in the iteration space: its index in the launch (and the GEMM it belongs to, for
 // grouped launches) and its iterations [first, first + steps).
 struct TileSpan {
