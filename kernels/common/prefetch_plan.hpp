@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/nvfp4.hpp"
 #include "stream_k.hpp"
 
 namespace nvfp4::gemm {
@@ -49,9 +50,9 @@ inline PrefetchPlan plan_prefetch(const std::vector<PrefetchGemm>& gemms, int sp
   int64_t per_step = 0;
   int64_t steps = int64_t{1} << 30;
   for (const PrefetchGemm& g : gemms) {
-    const int64_t nb = g.b[1] != nullptr ? 2 : 1, atoms = (g.n + 127) / 128;
+    const int64_t nb = g.b[1] != nullptr ? 2 : 1;
     const int k_steps = static_cast<int>(g.k / k_step);
-    per_step += splits * nb * g.l * (g.n * (k_step / 2) + atoms * 512);
+    per_step += splits * nb * g.l * (g.n * (k_step / 2) + SfGeometry{g.n, g.k / 16, g.l}.row_blocks() * kAtomBytes);
     for (int s = 0; s < splits; ++s)
       steps = std::min<int64_t>(steps, split_k_begin(k_steps, s + 1, splits) - split_k_begin(k_steps, s, splits));
   }
@@ -68,13 +69,16 @@ inline PrefetchPlan plan_prefetch(const std::vector<PrefetchGemm>& gemms, int sp
   };
   for (const PrefetchGemm& g : gemms) {
     const int k_steps = static_cast<int>(g.k / k_step);
-    const int64_t atoms = (g.n + 127) / 128, row = g.k / 2, atom_row = int64_t{k_steps} * 512;
+    const int64_t row = g.k / 2;
+    // An atom row (128 weight rows' scales along all of K) is col_blocks() atoms, one per K step.
+    const SfGeometry sf{g.n, g.k / 16, g.l};
+    const int64_t atom_row = sf.col_blocks() * kAtomBytes;
     for (int j = 0; j < 2 && g.b[j] != nullptr; ++j)
       for (int64_t l = 0; l < g.l; ++l)
         for (int s = 0; s < splits; ++s) {
           const int64_t k0 = split_k_begin(k_steps, s, splits);
           add(g.b[j] + l * g.n * row + k0 * (k_step / 2), row, g.n, steps * (k_step / 2));
-          add(g.sfb_blk[j] + l * atoms * atom_row + k0 * 512, atom_row, atoms, steps * 512);
+          add(g.sfb_blk[j] + sf.blocked_offset(0, k0 * (k_step / 16), l), atom_row, sf.row_blocks(), steps * kAtomBytes);
         }
   }
   return pp;
