@@ -116,8 +116,8 @@ struct Tile {
 // One GEMM's share of a launch.
 struct GemmEntry {
   GemmArgs args;
-  int tiles_t = 1, tiles_n = 1;  // token and weight tiles per batch
-  int k_steps = 1;               // K / the kernel's K step
+  Divisor tiles_t = 1, tiles_n = 1;  // token and weight tiles per batch
+  Divisor k_steps = 1;               // K / the kernel's K step
   int first_tile = 0;            // tiles of the GEMMs before this one
   int first_step = 0;            // stream-K: K steps of the GEMMs before this one (stream_k.hpp)
   int64_t tok_offset = 0;        // tensor-core: first element of this GEMM's decoded tokens
@@ -128,7 +128,9 @@ struct GemmEntry {
 // 2: tokens | weights and scale atoms; 3: tokens | weights | scale atoms). push (`persistent`,
 // `tensor-core`): a 2-rank split-K reduction pushes the partial sums to the peer (push_reduce2).
 struct TileShape {
-  int tokens = 128, cols = 128, splits = 1, issuers = 1;
+  int tokens = 128, cols = 128;
+  Divisor splits = 1;
+  int issuers = 1;
   bool push = false;
 };
 
@@ -137,11 +139,11 @@ __device__ __forceinline__ Tile tile_range(const GemmEntry& e, int group, int lo
                                            const TileShape& ts) {
   Tile t;
   t.group = group;
-  const int tt = local_tile % e.tiles_t;
-  const int rest = local_tile / e.tiles_t;
-  t.l = rest / e.tiles_n;
+  const int rest = e.tiles_t.div(local_tile);
+  const int tt = local_tile - rest * e.tiles_t;
+  t.l = e.tiles_n.div(rest);
   t.m0 = tt * ts.tokens;
-  t.n0 = (rest % e.tiles_n) * ts.cols;
+  t.n0 = (rest - t.l * e.tiles_n) * ts.cols;
   t.k_step_begin = k_begin;
   t.k_step_end = k_end;
   return t;
@@ -166,10 +168,13 @@ struct SingleScheduler {
   __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int) const { return e; }
   __device__ TileSpan span(int it) const {
-    const int tile = it / e.k_steps;
+    const int tile = e.k_steps.div(it);
     return TileSpan{0, tile, tile * e.k_steps, e.k_steps};
   }
-  __device__ Segment unit(int block) const { return split_unit(e, 0, block / ts.splits, block % ts.splits, ts); }
+  __device__ Segment unit(int block) const {
+    const int tile = ts.splits.div(block);
+    return split_unit(e, 0, tile, block - tile * ts.splits, ts);
+  }
   __device__ Tile tile_at(const Segment& s) const { return tile_range(e, 0, s.span.tile, s.k_begin, s.k_end, ts); }
 };
 
@@ -186,10 +191,10 @@ struct GroupScheduler {
   __device__ const GemmEntry& entry(int g) const { return entries[g]; }
   __device__ TileSpan span(int it) const { return span_in_table(entries, groups, it); }
   __device__ Segment unit(int block) const {
-    const int tile = block / ts.splits;
+    const int tile = ts.splits.div(block);
     int g = 0;
     while (g + 1 < groups && entries[g + 1].first_tile <= tile) ++g;
-    return split_unit(entries[g], g, tile, block % ts.splits, ts);
+    return split_unit(entries[g], g, tile, block - tile * ts.splits, ts);
   }
   __device__ Tile tile_at(const Segment& s) const {
     const GemmEntry& e = entries[s.span.group];

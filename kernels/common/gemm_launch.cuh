@@ -131,7 +131,7 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
     lp.steps += int64_t{e.tiles_t} * e.tiles_n * p.l * e.k_steps;
     lp.tiles += int64_t{e.tiles_t} * e.tiles_n * p.l;
     lp.token_elems += p.l * e.m_pad * p.k;
-    min_k_steps = std::min(min_k_steps, e.k_steps);
+    min_k_steps = std::min<int>(min_k_steps, e.k_steps);
     lp.entries.push_back(e);
   }
   resident_ctas(kernel, threads, smem, 1);  // raises the shared-memory limit

@@ -120,11 +120,12 @@ __global__ void __launch_bounds__(kThreads, 2) simt_gemm_kernel(Sched sched) {
   }
 
   // (the loop's last barrier: the shared tiles are free for the split-K exchange)
-  // The tile again rather than kept live through the main loop.
-  const Tile tile = sched.at(static_cast<int>(blockIdx.x));
-  const GemmArgs& p = sched.entry(tile.group).args;
-  const OutView out{p.c, p.m, p.n};
+  // The tile again rather than kept live through the main loop, and inside the store: at 128
+  // registers, the tile kept live through the split-K exchange spilled (group_gemm).
   splitk_reduce<kThreads, kRegs, 8>(acc, fsmem, sched.ts.splits, static_cast<int>(threadIdx.x), [&](const float(&v)[kRegs], int u0, int u1) {
+    const Tile tile = sched.at(static_cast<int>(blockIdx.x));
+    const GemmArgs& p = sched.entry(tile.group).args;
+    const OutView out{p.c, p.m, p.n};
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       if (j < u0 || j >= u1) continue;

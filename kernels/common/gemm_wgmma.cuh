@@ -270,12 +270,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // time issuing and ~15 % waiting for a free stage). Measured on two H100s (P23): tokens |
     // weights and atoms no faster than one thread; tokens | weights | atoms 5-12 % faster on the
     // dual_gemm shapes, 0.6-7 % on gemm and group_gemm depending on the machine.
-    const int role = static_cast<int>(threadIdx.x) / 32;
+    // The warp's role through a shuffle from lane 0, so that ptxas knows it is uniform over the warp.
+    const int role = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 32, 0);
+    const bool leader = threadIdx.x % 32 == 0;
     // One issuing thread's loop over its work, for its roles (bool, or std::bool_constant for a
     // loop of its own per role, docs/perf-notes.md P39).
     const auto issue = [&](auto tok_role, auto w_role, auto sf_role) {
       const bool tok = tok_role, w = w_role, sf = sf_role;
-      if (table == nullptr) {
+      if (table == nullptr && leader) {
         if (tok) sm90::tma_prefetch_desc(&maps.tok);
         if (w)
           for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
@@ -304,21 +306,24 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         }
         for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
           sm90::mbar_wait(full_b + kEmptyOff, phase ^ 1);
-          sm90::mbar_arrive_expect_tx(full_b, bytes);
-          if (tok) sm90::tma_load_2d(st, &mp.tok, full_b, ks * kBK, tok_row);
-          if (w) {
+          if (leader) {
+            sm90::mbar_arrive_expect_tx(full_b, bytes);
+            if (tok) sm90::tma_load_2d(st, &mp.tok, full_b, ks * kBK, tok_row);
+            if (w) {
 #pragma unroll
-            for (int b = 0; b < NB; ++b)
-              sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &mp.w[b], full_b, ks * (kBK / 2), tile.n0,
-                                tile.l);
-          }
-          if (sf) {
+              for (int b = 0; b < NB; ++b)
+                sm90::tma_load_3d(st + kTokBytes + b * (kWBytes / NB), &mp.w[b], full_b, ks * (kBK / 2), tile.n0,
+                                  tile.l);
+            }
+            if (sf) {
 #pragma unroll
-            for (int a = 0; a < kAtoms; ++a)
-              sm90::bulk_load(st + kTokBytes + kWBytes + a * kAtomBytes,
-                              e.args.sfb_blk[a / kAtomsPerB] + atom[a] + int64_t{ks} * kAtomBytes, kAtomBytes,
-                              full_b);
+              for (int a = 0; a < kAtoms; ++a)
+                sm90::bulk_load(st + kTokBytes + kWBytes + a * kAtomBytes,
+                                e.args.sfb_blk[a / kAtomsPerB] + atom[a] + int64_t{ks} * kAtomBytes, kAtomBytes,
+                                full_b);
+            }
           }
+          __syncwarp();
           st += kStageBytes;
           full_b += 8;
           if (++s == kStages) {
@@ -330,7 +335,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         }
       }
     };
-    if (threadIdx.x % 32 == 0 && role < issuers) {
+    if (role < issuers) {
       bool issued = false;
       // group_gemm only: there the per-role loops won 2-7 % where CTAs run several units (P39). In
       // the gemm and dual_gemm kernels, measured under eager loading (P41), they took 3.8 % off

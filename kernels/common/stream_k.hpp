@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "core/nvfp4.hpp"
+#include "divisor.hpp"
 
 namespace nvfp4::gemm {
 
@@ -29,6 +30,8 @@ namespace nvfp4::gemm {
 // starts at this K step and runs to the next split's start. The kernels' schedulers, the host's
 // cost model and the pre-pass's L2 warm-up (prefetch_plan.hpp) all cut K here.
 NVFP4_HD int split_k_begin(int k_steps, int split, int splits) { return k_steps * split / splits; }
+// The same cut by a Divisor (the kernels: no division instruction sequence).
+NVFP4_HD int split_k_begin(int k_steps, int split, const Divisor& splits) { return splits.div(k_steps * split); }
 
 // A tile's place in the iteration space: its index in the launch (and the GEMM it belongs to, for
 // grouped launches) and its iterations [first, first + steps).
