@@ -113,6 +113,9 @@ struct Tile {
   int k_step_begin, k_step_end;  // in units of the kernel's K step
 };
 
+// K elements per chunk of the token pre-pass (gemm_tokens.cuh; the main loops' K step).
+inline constexpr int kTokenChunk = 64;
+
 // One GEMM's share of a launch.
 struct GemmEntry {
   GemmArgs args;
@@ -121,7 +124,8 @@ struct GemmEntry {
   int first_tile = 0;            // tiles of the GEMMs before this one
   int first_step = 0;            // stream-K: K steps of the GEMMs before this one (stream_k.hpp)
   int64_t tok_offset = 0;        // tensor-core: first element of this GEMM's decoded tokens
-  int64_t m_pad = 0;             // tensor-core: token rows per batch in that workspace
+  Divisor m_pad = 1;             // tensor-core: token rows per batch in that workspace
+  Divisor tok_chunks = 1;        // the token pre-pass: kTokenChunk-element chunks per token row
 };
 
 // issuers (`persistent`): how many producer threads issue a K step's copies (1: one thread all;

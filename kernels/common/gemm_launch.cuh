@@ -125,12 +125,13 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
     e.tiles_n = static_cast<int>((p.n + tile_cols - 1) / tile_cols);
     e.k_steps = static_cast<int>(p.k / k_step);
     e.first_tile = static_cast<int>(lp.tiles);
-    e.m_pad = int64_t{e.tiles_t} * tile_tokens;
+    e.m_pad = static_cast<int>(int64_t{e.tiles_t} * tile_tokens);
+    e.tok_chunks = static_cast<int>(p.k / kTokenChunk);
     e.tok_offset = lp.token_elems;
     e.first_step = static_cast<int>(std::min<int64_t>(lp.steps, INT32_MAX));
     lp.steps += int64_t{e.tiles_t} * e.tiles_n * p.l * e.k_steps;
     lp.tiles += int64_t{e.tiles_t} * e.tiles_n * p.l;
-    lp.token_elems += p.l * e.m_pad * p.k;
+    lp.token_elems += p.l * int64_t{e.m_pad} * p.k;
     min_k_steps = std::min<int>(min_k_steps, e.k_steps);
     lp.entries.push_back(e);
   }

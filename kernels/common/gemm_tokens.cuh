@@ -25,8 +25,6 @@
 
 namespace nvfp4::gemm {
 
-inline constexpr int kTokenChunk = 64;  // K elements per fragment-order chunk (the main loops' K step)
-
 
 // What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
 // back to back, `chunks` 64-element chunks in all; `first` = the table's first entry, read from the
@@ -68,12 +66,12 @@ __device__ __forceinline__ TokenBlock fetch_block_of(const GemmEntry& e, int64_t
   TokenBlock blk;
   const int t = threadIdx.x & 3;
   const int64_t k = e.args.k;
-  // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large).
-  const uint32_t chunks_per_row = static_cast<uint32_t>(k / kTokenChunk), m_pad = static_cast<uint32_t>(e.m_pad);
-  const uint32_t local = static_cast<uint32_t>(chunk - e.tok_offset / kTokenChunk);
-  const uint32_t row_all = local / chunks_per_row;  // over batches
-  const uint32_t b = row_all / m_pad, row = row_all - b * m_pad;
-  const int64_t sb = int64_t{local - row_all * chunks_per_row} * 4 + t;
+  // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large);
+  // the divisions by multipliers computed on the host (Divisor: no division sequence before the loads).
+  const int local = static_cast<int>(chunk - e.tok_offset / kTokenChunk);
+  const int row_all = e.tok_chunks.div(local);  // over batches
+  const int b = e.m_pad.div(row_all), row = row_all - b * e.m_pad;
+  const int64_t sb = int64_t{local - row_all * e.tok_chunks} * 4 + t;
   if (row < e.args.m) {
     const int64_t r = int64_t{b} * e.args.m + row;
     blk.packed = *reinterpret_cast<const uint2*>(e.args.a + r * (k / 2) + sb * 8);
