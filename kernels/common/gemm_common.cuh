@@ -448,8 +448,7 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
 // The caller initialises both barriers (count 1 each), makes the initialisation visible to the
 // cluster (fence.mbarrier_init, then a cluster barrier every thread arrives at and waits on before
 // calling) and gives `recv` kRecvBytes of shared memory nothing else writes until the caller's
-// next barrier. Called once per launch by kThreads threads, tid 0..kThreads - 1; returns this
-// rank's half of the units, [u0, u1).
+// next barrier. Called once per launch by kThreads threads, tid 0..kThreads - 1.
 template <int kThreads, int kRegs, int kUnit>
 struct PushReduce {
   static constexpr int kUnits = kRegs / kUnit, kQ = kUnit / 4;  // float4s per unit
@@ -459,17 +458,20 @@ struct PushReduce {
   static constexpr int recv_after(int bytes) { return (bytes + 1023) / 1024 * 1024; }
 };
 
+// This rank's half of the units, [u0, u0 + kUnits / 2), comes back in `own`, the peer's values
+// added, chosen by the rank with selects rather than by a branch per block of accumulators (the
+// branches and the skipped blocks cost the once-per-CTA code instruction fetches:
+// docs/perf-notes.md P60).
 template <int kThreads, int kRegs, int kUnit>
-__device__ __forceinline__ void push_reduce2(float (&acc)[kRegs], uint8_t* recv, uint64_t* recv_full,
-                                             uint64_t* peer_ready, int tid, int& u0, int& u1) {
+__device__ __forceinline__ void push_reduce2(const float (&acc)[kRegs], uint8_t* recv, uint64_t* recv_full,
+                                             uint64_t* peer_ready, int tid, float (&own)[kRegs / 2], int& u0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using P = PushReduce<kThreads, kRegs, kUnit>;
-  constexpr int kQ = P::kQ;
+  constexpr int kHalf = kRegs / 2;
   const uint32_t rank = sm90::cluster_rank();
   const uint32_t peer = rank ^ 1u;
-  u0 = static_cast<int>(rank) * P::kUnits / 2;
-  u1 = u0 + P::kUnits / 2;
-  const int p0 = static_cast<int>(peer) * P::kUnits / 2, p1 = p0 + P::kUnits / 2;
+  const bool upper = rank != 0;  // this rank sums the upper half of the units, the peer the lower
+  u0 = upper ? P::kUnits / 2 : 0;
   if (tid == 0) {
     sm90::mbar_arrive_expect_tx(recv_full, P::kRecvBytes);
     sm90::mbar_arrive_remote(sm90::cluster_map(sm90::smem_addr(peer_ready), peer));  // this ring is free
@@ -478,51 +480,71 @@ __device__ __forceinline__ void push_reduce2(float (&acc)[kRegs], uint8_t* recv,
   const uint32_t dst = sm90::cluster_map(sm90::smem_addr(recv), peer) + static_cast<uint32_t>(tid) * 16;
   const uint32_t bar = sm90::cluster_map(sm90::smem_addr(recv_full), peer);
 #pragma unroll
-  for (int q = 0; q < kRegs / 4; ++q) {
-    const int u = q / kQ;
-    if (u < p0 || u >= p1) continue;
-    sm90::st_async_v4(dst + static_cast<uint32_t>((q - p0 * kQ) * kThreads * 16),
-                      make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]), bar);
+  for (int q = 0; q < kHalf / 4; ++q) {  // the peer's half (values selected, not addresses: a
+    // pointer into the register array would put it in local memory)
+    const int lo = 4 * q, hi = kHalf + 4 * q;
+    sm90::st_async_v4(dst + static_cast<uint32_t>(q * kThreads * 16),
+                      make_float4(upper ? acc[lo] : acc[hi], upper ? acc[lo + 1] : acc[hi + 1],
+                                  upper ? acc[lo + 2] : acc[hi + 2], upper ? acc[lo + 3] : acc[hi + 3]),
+                      bar);
   }
   sm90::mbar_wait(recv_full, 0);  // the peer's values for this rank's half
   const float4* v = reinterpret_cast<const float4*>(recv) + tid;
 #pragma unroll
-  for (int q = 0; q < kRegs / 4; ++q) {
-    const int u = q / kQ;
-    if (u < u0 || u >= u1) continue;
-    const float4 x = v[(q - u0 * kQ) * kThreads];
-    acc[4 * q] += x.x;
-    acc[4 * q + 1] += x.y;
-    acc[4 * q + 2] += x.z;
-    acc[4 * q + 3] += x.w;
+  for (int q = 0; q < kHalf / 4; ++q) {
+    const float4 y = v[q * kThreads];
+    const int lo = 4 * q, hi = kHalf + 4 * q;
+    own[lo] = (upper ? acc[hi] : acc[lo]) + y.x;
+    own[lo + 1] = (upper ? acc[hi + 1] : acc[lo + 1]) + y.y;
+    own[lo + 2] = (upper ? acc[hi + 2] : acc[lo + 2]) + y.z;
+    own[lo + 3] = (upper ? acc[hi + 3] : acc[lo + 3]) + y.w;
   }
 #else
-  (void)acc, (void)recv, (void)recv_full, (void)peer_ready, (void)tid, (void)u0, (void)u1;
+  (void)acc, (void)recv, (void)recv_full, (void)peer_ready, (void)tid, (void)own, (void)u0;
   __trap();  // the host never splits K without clusters (splits_supported)
 #endif
 }
 
-// A split tile's reduction as both tensor-core variants run it, then epi(acc, u0, u1) on this
-// rank's share of the units: 2 ranks pushed where `push` (push_reduce2, its receive area in `ring`
-// after the staged output tile of kStagedBytes, recv_full / peer_ready its barriers), else pulled
-// (splitk_reduce, which also serves splits == 1); kRingBytes is the ring's size.
-template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi>
+// A split tile's reduction as both tensor-core variants run it, then the epilogue on this rank's
+// share of the units: 2 ranks pushed where `push` (push_reduce2, its receive area in `ring` after
+// the staged output tile of kStagedBytes, recv_full / peer_ready its barriers), then
+// epi_own(own, u0) on the half [u0, u0 + kUnits / 2) in `own`; else pulled (splitk_reduce, which
+// also serves splits == 1), then epi(acc, u0, u1). kRingBytes is the ring's size.
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi, class EpiOwn>
 __device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring, int splits, bool push,
-                                             uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi) {
+                                             uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi,
+                                             EpiOwn&& epi_own) {
   if (splits == 2 && push) {
     using P = PushReduce<kThreads, kRegs, kUnit>;
     constexpr int kRecv = P::recv_after(kStagedBytes);
     static_assert(kRecv + P::kRecvBytes <= kRingBytes, "the peer's half fits in the ring after the staged tile");
-    int u0, u1;
+    int u0;
+    float own[kRegs / 2];
     // The offset through an empty asm: folded into the addresses, ptxas spilled 80 bytes in the
     // `persistent` 2 x 256 gemm kernel (128 accumulators).
     uint32_t recv = kRecv;
     asm volatile("" : "+r"(recv));
-    push_reduce2<kThreads, kRegs, kUnit>(acc, ring + recv, recv_full, peer_ready, tid, u0, u1);
-    epi(acc, u0, u1);
+    push_reduce2<kThreads, kRegs, kUnit>(acc, ring + recv, recv_full, peer_ready, tid, own, u0);
+    epi_own(own, u0);
   } else {
     splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, tid, epi);
   }
+}
+// The same, for an epilogue that takes only the whole accumulator array and a share [u0, u1): the
+// pushed half is written back over this rank's half of `acc` (selects, no branch).
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi>
+__device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring, int splits, bool push,
+                                             uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi) {
+  reduce_split<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(
+      acc, ring, splits, push, recv_full, peer_ready, tid, epi, [&](const float(&own)[kRegs / 2], int u0) {
+        const bool upper = u0 != 0;
+#pragma unroll
+        for (int i = 0; i < kRegs / 2; ++i) {
+          acc[i] = upper ? acc[i] : own[i];
+          acc[kRegs / 2 + i] = upper ? own[i] : acc[kRegs / 2 + i];
+        }
+        epi(acc, u0, u0 + kRegs / kUnit / 2);
+      });
 }
 
 // ---- epilogues ----

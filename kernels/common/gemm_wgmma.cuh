@@ -452,24 +452,21 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       const GemmEntry& e = sched.entry(tile.group);
       out = OutView{e.args.c, e.args.m, e.args.n};
     }
-    const auto epilogue = [&](const float(&v)[kRegs], int u0, int u1) {
-      // put(dm, dn, a, b) for every 8 x 8 block of this rank's share: tokens 8 j.. from the tile's
-      // first, columns dn.. from the warp's first (slots, or dual_gemm output columns).
-      const auto blocks = [&](auto&& put) {
-#pragma unroll
-        for (int q = 0; q < kRegs / 4; ++q) {  // q = (T / 8) mt + j: n8 token block j of m64 tile mt
-          if (q < u0 * 2 || q >= u1 * 2) continue;
-          const int mt = q / (T / 8), j = q % (T / 8), base = (consumer * kMT + mt) * 64;  // the warpgroup's first slot
-          const float* x = &v[4 * q];  // rows g: tokens 2t, 2t + 1; rows g + 8: the same tokens
-          if constexpr (NB == 1) {
-            put(8 * j, base, x[0] * fp4::kRawScale, x[1] * fp4::kRawScale);
-            put(8 * j, base + 8, x[2] * fp4::kRawScale, x[3] * fp4::kRawScale);
-          } else {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same output column
-            put(8 * j, base / 2, silu_mul_fast(x[0] * fp4::kRawScale, x[2] * fp4::kRawScale),
-                silu_mul_fast(x[1] * fp4::kRawScale, x[3] * fp4::kRawScale));
-          }
-        }
-      };
+    // put(dm, dn, a, b) for the 8 x 8 block qq of the tile (qq = (T / 8) mt + j: n8 token block j
+    // of m64 tile mt) from its accumulators x: tokens 8 j.. from the tile's first, columns dn..
+    // from the warp's first (slots, or dual_gemm output columns).
+    const auto put_block = [&](auto&& put, int qq, const float* x) {
+      const int mt = qq / (T / 8), j = qq % (T / 8), base = (consumer * kMT + mt) * 64;  // the warpgroup's first slot
+      if constexpr (NB == 1) {  // rows g: tokens 2t, 2t + 1; rows g + 8: the same tokens
+        put(8 * j, base, x[0] * fp4::kRawScale, x[1] * fp4::kRawScale);
+        put(8 * j, base + 8, x[2] * fp4::kRawScale, x[3] * fp4::kRawScale);
+      } else {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same output column
+        put(8 * j, base / 2, silu_mul_fast(x[0] * fp4::kRawScale, x[2] * fp4::kRawScale),
+            silu_mul_fast(x[1] * fp4::kRawScale, x[3] * fp4::kRawScale));
+      }
+    };
+    // Stores this rank's share, units [u0, u1): blocks(put) calls put_block for each of its blocks.
+    const auto store_share = [&](auto&& blocks, int u0, int u1) {
       const int c0 = NB == 1 ? warp * 16 : warp * 8;  // the warp's first column in the tile
       if (staged) {
         using Staged = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
@@ -483,10 +480,29 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         blocks([&](int dm, int dn, float a, float b) { st.block(dm, dn, a, b); });
       }
     };
+    // Any share of the whole accumulator array (pulled or unsplit)...
+    const auto epilogue = [&](const float(&v)[kRegs], int u0, int u1) {
+      store_share(
+          [&](auto&& put) {
+#pragma unroll
+            for (int q = 0; q < kRegs / 4; ++q)
+              if (q >= u0 * 2 && q < u1 * 2) put_block(put, q, &v[4 * q]);
+          },
+          u0, u1);
+    };
+    // ...or the pushed half in `own`: every block of it, placed from u0 (no branch per block).
+    const auto epilogue_own = [&](const float(&own)[kRegs / 2], int u0) {
+      store_share(
+          [&](auto&& put) {
+#pragma unroll
+            for (int q = 0; q < kRegs / 8; ++q) put_block(put, q + 2 * u0, &own[4 * q]);
+          },
+          u0, u0 + kRegs / kUnit / 2);
+    };
     if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
     reduce_split<kConsumers * 128, kRegs, kUnit, kStages * kStageBytes,
-                 StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(acc, ring, splits, sched.ts.push,
-                                                                               &recv_full, &peer_ready, ctid, epilogue);
+                 StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(
+        acc, ring, splits, sched.ts.push, &recv_full, &peer_ready, ctid, epilogue, epilogue_own);
   }
 #else
   (void)maps;
