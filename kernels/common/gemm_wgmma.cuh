@@ -265,12 +265,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
 
   if (warpgroup == 0) {  // ---- producer ----
     sm90::setmaxnreg_dec<Cf::kProducerRegs>();
-    // Lane 0 of producer warp r < issuers issues role r's copies of every K step: one thread
-    // issuing all of them was the data path's limit (docs/perf-notes.md P22: it spent ~85 % of its
-    // time issuing and ~15 % waiting for a free stage). Measured on two H100s (P23): tokens |
-    // weights and atoms no faster than one thread; tokens | weights | atoms 5-12 % faster on the
-    // dual_gemm shapes, 0.6-7 % on gemm and group_gemm depending on the machine.
-    // The warp's role through a shuffle from lane 0, so that ptxas knows it is uniform over the warp.
+    // Producer warp r < issuers runs role r's loop over every K step, all its lanes waiting on
+    // `empty`, lane 0 arriving and issuing the copies: one thread issuing all of them was the data
+    // path's limit (docs/perf-notes.md P22: it spent ~85 % of its time issuing and ~15 % waiting
+    // for a free stage). Measured on two H100s (P23): tokens | weights and atoms no faster than
+    // one thread; tokens | weights | atoms 5-12 % faster on the dual_gemm shapes, 0.6-7 % on gemm
+    // and group_gemm depending on the machine. The whole warp in the loop, its role through a
+    // shuffle from lane 0 (so that ptxas knows it is uniform over the warp), keeps the copies'
+    // operands in uniform registers: no R2UR and lane loop per copy, 5 % on the long shapes (P54).
     const int role = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 32, 0);
     const bool leader = threadIdx.x % 32 == 0;
     // One issuing thread's loop over its work, for its roles (bool, or std::bool_constant for a
