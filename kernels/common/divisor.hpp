@@ -9,7 +9,9 @@
 // for every dividend in [0, 2^31) (Granlund and Montgomery, "Division by invariant integers using
 // multiplication", PLDI 1994, fig. 4.1): with l = ceil(log2 d) and m = floor(2^32 (2^l - d) / d) + 1,
 // n / d = (mulhi(n, m) + n) >> l; below 2^31 the sum cannot overflow 32 bits.
-// It converts to int, so code that only reads the value is unchanged.
+// It converts to int, so code that only reads the value is unchanged. Divisors are at least 1:
+// every launch value is (problem.cpp rejects non-positive dimensions; counts of tiles and K steps
+// follow from them).
 #pragma once
 
 #include <cstdint>
