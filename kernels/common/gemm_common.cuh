@@ -640,6 +640,18 @@ struct StagedTile {
   __device__ __forceinline__ void copy_out(const OutView& o, int64_t l, int64_t m0, int64_t n0, int r0, int r1,
                                            int tid) const {
     const bool vectors = (o.n % 8) == 0 && (reinterpret_cast<uintptr_t>(o.c) & 15) == 0;
+    if (vectors && m0 + r1 <= o.m && n0 + kCols <= o.n) {
+      // The rows lie wholly inside C: no test per vector (its branches' reconvergence points were
+      // where the short shapes' warps waited for instructions, docs/perf-notes.md P61).
+      __half* const row0 = o.c + (l * o.m + m0) * o.n + n0;
+#pragma unroll 1
+      for (int i = tid; i < (r1 - r0) * kVecs; i += kThreads) {
+        const int r = r0 + i / kVecs, c = (i % kVecs) * 8;
+        *reinterpret_cast<uint4*>(row0 + static_cast<int64_t>(r) * o.n + c) =
+            *reinterpret_cast<const uint4*>(s + r * kPitch + c);
+      }
+      return;
+    }
     for (int i = tid; i < (r1 - r0) * kVecs; i += kThreads) {
       const int r = r0 + i / kVecs, c = (i % kVecs) * 8;
       const int64_t m = m0 + r, n = n0 + c;
