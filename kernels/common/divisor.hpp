@@ -47,4 +47,9 @@ class Divisor {
   uint32_t m_d = 1, m_mul = 1, m_shift = 0;
 };
 
+// n / d by a plain int or by a Divisor, for code that takes either (split_k_begin, span_in_table:
+// the host and its tests pass ints, the kernels Divisors).
+NVFP4_HD int quotient(int n, int d) { return n / d; }
+NVFP4_HD int quotient(int n, const Divisor& d) { return d.div(n); }
+
 }  // namespace nvfp4::gemm

@@ -275,7 +275,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // operands in uniform registers: no R2UR and lane loop per copy, 5 % on the long shapes (P54).
     const int role = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 32, 0);
     const bool leader = threadIdx.x % 32 == 0;
-    // One issuing thread's loop over its work, for its roles (bool, or std::bool_constant for a
+    // One issuing warp's loop over its work, for its roles (bool, or std::bool_constant for a
     // loop of its own per role, docs/perf-notes.md P39).
     const auto issue = [&](auto tok_role, auto w_role, auto sf_role) {
       const bool tok = tok_role, w = w_role, sf = sf_role;

@@ -29,9 +29,9 @@ namespace nvfp4::gemm {
 // Data-parallel split-K (no stream-K): split `split` of a tile's `k_steps` K steps, of `splits`,
 // starts at this K step and runs to the next split's start. The kernels' schedulers, the host's
 // cost model and the pre-pass's L2 warm-up (prefetch_plan.hpp) all cut K here.
-NVFP4_HD int split_k_begin(int k_steps, int split, int splits) { return k_steps * split / splits; }
-// The same cut by a Divisor (the kernels: no division instruction sequence).
-NVFP4_HD int split_k_begin(int k_steps, int split, const Divisor& splits) { return splits.div(k_steps * split); }
+// `splits` an int (the host) or a Divisor (the kernels: no division instruction sequence).
+template <class D>
+NVFP4_HD int split_k_begin(int k_steps, int split, const D& splits) { return quotient(k_steps * split, splits); }
 
 // A tile's place in the iteration space: its index in the launch (and the GEMM it belongs to, for
 // grouped launches) and its iterations [first, first + steps).
@@ -116,7 +116,7 @@ NVFP4_HD TileSpan span_in_table(const Entry* entries, int groups, int it) {
   int g = 0;
   while (g + 1 < groups && entries[g + 1].first_step <= it) ++g;
   const Entry& e = entries[g];
-  const int local = (it - e.first_step) / e.k_steps;
+  const int local = quotient(it - e.first_step, e.k_steps);
   return TileSpan{g, e.first_tile + local, e.first_step + local * e.k_steps, e.k_steps};
 }
 
