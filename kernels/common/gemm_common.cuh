@@ -190,6 +190,9 @@ struct GroupScheduler {
   int64_t total_tiles = 0;
   TileShape ts;
   bool role_loops = false;  // `persistent`, 3 issuers: each role in a loop of its own (P39)
+  // `persistent` (128-token tiles): the narrowest wgmma N a tile whose live tokens fit may take
+  // (64 or 96; 0: every tile the full 128, docs/perf-notes.md P62).
+  int narrow = 0;
   int64_t blocks() const { return total_tiles * ts.splits; }
   __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int g) const { return entries[g]; }

@@ -93,6 +93,9 @@ inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
 // Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22, P23).
 inline constexpr int kIssuers = 3;
+// group_gemm: a 128-token tile whose live tokens fit in 64 (or 96) runs its K loop on wgmmas that
+// wide (GroupScheduler::narrow; docs/perf-notes.md P62).
+inline constexpr int kNarrowTokens = 96;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -208,12 +211,17 @@ __device__ __forceinline__ void decode_slice(const StepWeights& x, int j, uint32
   frag[3] = v[1][1];
 }
 
-// One wgmma m64nTk16 of slice j on the stage's token tile (T tokens, 128-byte swizzled rows), whose
-// descriptor's low word is tok_lo (sm90::desc_kmajor_sw128_lo; slice j starts 32 j bytes on).
-template <int T>
-__device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t (&frag)[4], float (&acc)[T / 2]) {
+// One wgmma m64nNk16 of slice j on the stage's token tile (128-byte swizzled rows), whose
+// descriptor's low word is tok_lo (sm90::desc_kmajor_sw128_lo; slice j starts 32 j bytes on): its
+// first N tokens (N = the tile's T, or 64 / 96 for a narrow tile, into acc's first N / 2).
+template <int N, int R>
+__device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t (&frag)[4], float (&acc)[R]) {
   const uint64_t desc = sm90::desc_from_lo(tok_lo + 2 * j);
-  if constexpr (T == 128)
+  if constexpr (N == 64)
+    sm90::wgmma_m64n64k16_rs(acc, frag, desc, 1);
+  else if constexpr (N == 96)
+    sm90::wgmma_m64n96k16_rs(acc, frag, desc, 1);
+  else if constexpr (N == 128)
     sm90::wgmma_m64n128k16_rs(acc, frag, desc, 1);
   else
     sm90::wgmma_m64n256k16_rs(acc, frag, desc, 1);
@@ -392,44 +400,63 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
 
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
-    const int steps = tile.k_step_end - tile.k_step_begin;
+    // The K loop, its wgmmas N tokens wide: T, or (group_gemm, 128-token tiles) 64 or 96 when the
+    // tile's live tokens fit, so a group's last, partly filled tile multiplies less padding. A
+    // loop per width, chosen once per tile: a branch among widths inside the slice loop cost the
+    // loop itself 12-21 % (docs/perf-notes.md P11, P62).
     uint32_t prev_empty = 0;  // `empty` of the previous K step's stage, freed once its last slice is done
-    for (int i = 0; i < steps; ++i) {
-      sm90::mbar_wait(full_s, phase);
-      const StepWeights x = load_step<NB, C, T>(w_s, sf_s);
+    const auto k_loop = [&](auto width) {
+      constexpr int N = decltype(width)::value;
+      const int steps = tile.k_step_end - tile.k_step_begin;
+      for (int i = 0; i < steps; ++i) {
+        sm90::mbar_wait(full_s, phase);
+        const StepWeights x = load_step<NB, C, T>(w_s, sf_s);
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        // frag[j & 1] fed the slice two back: wait until at most the last slice issued still runs,
-        // then decode this slice while that one's wgmma runs.
-        sm90::wgmma_wait<1>();
-        if (j == 1 && prev_empty != 0) {
-          // The previous step's last slice is done: free its stage. Every consumer thread arrives
-          // itself, so each thread's own reads of the stage are ordered before the producer's
-          // next copy into it (with lane 0 arriving for its warp after a __syncwarp,
-          // compute-sanitizer racecheck reported WAR hazards on every reused stage).
-          sm90::mbar_arrive(prev_empty);
-          prev_empty = 0;
+        for (int j = 0; j < 4; ++j) {
+          // frag[j & 1] fed the slice two back: wait until at most the last slice issued still runs,
+          // then decode this slice while that one's wgmma runs.
+          sm90::wgmma_wait<1>();
+          if (j == 1 && prev_empty != 0) {
+            // The previous step's last slice is done: free its stage. Every consumer thread arrives
+            // itself, so each thread's own reads of the stage are ordered before the producer's
+            // next copy into it (with lane 0 arriving for its warp after a __syncwarp,
+            // compute-sanitizer racecheck reported WAR hazards on every reused stage).
+            sm90::mbar_arrive(prev_empty);
+            prev_empty = 0;
+          }
+          decode_slice(x, j, frag[j & 1]);
+          sm90::wgmma_fence();  // the A registers were just written
+          mma_slice<N>(tok_lo, j, frag[j & 1], acc);
+          sm90::wgmma_commit();
         }
-        decode_slice(x, j, frag[j & 1]);
-        sm90::wgmma_fence();  // the A registers were just written
-        mma_slice<T>(tok_lo, j, frag[j & 1], acc);
-        sm90::wgmma_commit();
+        prev_empty = full_s + kEmptyOff;
+        full_s += 8;
+        tok_lo += kStageBytes >> 4;
+        stage += kStageBytes;
+        w_s += kStageBytes;
+        sf_s += kStageBytes;
+        if (++s == kStages) {
+          s = 0;
+          phase ^= 1;
+          full_s -= kEmptyOff;
+          tok_lo -= kRingBytes >> 4;
+          stage -= kRingBytes;
+          w_s -= kRingBytes;
+          sf_s -= kRingBytes;
+        }
       }
-      prev_empty = full_s + kEmptyOff;
-      full_s += 8;
-      tok_lo += kStageBytes >> 4;
-      stage += kStageBytes;
-      w_s += kStageBytes;
-      sf_s += kStageBytes;
-      if (++s == kStages) {
-        s = 0;
-        phase ^= 1;
-        full_s -= kEmptyOff;
-        tok_lo -= kRingBytes >> 4;
-        stage -= kRingBytes;
-        w_s -= kRingBytes;
-        sf_s -= kRingBytes;
-      }
+    };
+    constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler> && T == 128;
+    if constexpr (kNarrow) {
+      const int live = static_cast<int>(sched.entry(tile.group).args.m) - tile.m0;
+      if (sched.narrow != 0 && live <= 64)
+        k_loop(std::integral_constant<int, 64>{});
+      else if (C == 2 && sched.narrow == 96 && live <= 96)
+        k_loop(std::integral_constant<int, 96>{});
+      else
+        k_loop(std::integral_constant<int, T>{});
+    } else {
+      k_loop(std::integral_constant<int, T>{});
     }
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
@@ -646,6 +673,11 @@ class WgmmaRunner final : public Runner {
     const bool role_loops =
         forced_int("NVFP4_PERSISTENT_ROLE_LOOPS", 0, 1, sp.stream_k || sp.units > sp.blocks ? 1 : 0) == 1;
     if constexpr (kGrouped) m_sched.role_loops = role_loops;
+    // group_gemm, 128-token tiles: the narrowest wgmma a partly filled tile may take (64 or 96
+    // tokens, or 0 for none; P62). NVFP4_PERSISTENT_NARROW=0|64|96 forces it (measuring), and is
+    // checked for every problem so a bad value never passes.
+    const std::string narrow = forced_choice("NVFP4_PERSISTENT_NARROW", {"0", "64", "96"});
+    if constexpr (kGrouped) m_sched.narrow = narrow.empty() ? kNarrowTokens : std::stoi(narrow);
     if (sp.stream_k)
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
     else

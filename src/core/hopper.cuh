@@ -153,6 +153,57 @@ __device__ __forceinline__ void wgmma_m64n256k16_rs(float (&d)[128], const uint3
 #endif
 }
 
+// The same with N = 64 tokens (B 16 x 64, D in d[0..31]: the first 32 registers of the n128
+// layout, so a tile whose live tokens fit in 64 runs on the accumulator array of a wider one).
+template <int R>
+__device__ __forceinline__ void wgmma_m64n64k16_rs(float (&d)[R], const uint32_t (&a)[4], uint64_t desc, int scale_d) {
+  static_assert(R >= 32, "the accumulator array holds the n64 tile");
+#if NVFP4_SM90A
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
+      "{"
+      "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+      "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
+      "}, {%32,%33,%34,%35}, %36, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0]),"+f"(d[1]),"+f"(d[2]),"+f"(d[3]),"+f"(d[4]),"+f"(d[5]),"+f"(d[6]),"+f"(d[7])
+        , "+f"(d[8]),"+f"(d[9]),"+f"(d[10]),"+f"(d[11]),"+f"(d[12]),"+f"(d[13]),"+f"(d[14]),"+f"(d[15])
+        , "+f"(d[16]),"+f"(d[17]),"+f"(d[18]),"+f"(d[19]),"+f"(d[20]),"+f"(d[21]),"+f"(d[22]),"+f"(d[23])
+        , "+f"(d[24]),"+f"(d[25]),"+f"(d[26]),"+f"(d[27]),"+f"(d[28]),"+f"(d[29]),"+f"(d[30]),"+f"(d[31])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(scale_d));
+#else
+  (void)d; (void)a; (void)desc; (void)scale_d;
+  __trap();
+#endif
+}
+
+// The same with N = 96 tokens (B 16 x 96, D in d[0..47]: the first 48 registers of the n128
+// layout, so a tile whose live tokens fit in 96 runs on the accumulator array of a wider one).
+template <int R>
+__device__ __forceinline__ void wgmma_m64n96k16_rs(float (&d)[R], const uint32_t (&a)[4], uint64_t desc, int scale_d) {
+  static_assert(R >= 48, "the accumulator array holds the n96 tile");
+#if NVFP4_SM90A
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 "
+      "{"
+      "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+      "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+      "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47"
+      "}, {%48,%49,%50,%51}, %52, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0]),"+f"(d[1]),"+f"(d[2]),"+f"(d[3]),"+f"(d[4]),"+f"(d[5]),"+f"(d[6]),"+f"(d[7])
+        , "+f"(d[8]),"+f"(d[9]),"+f"(d[10]),"+f"(d[11]),"+f"(d[12]),"+f"(d[13]),"+f"(d[14]),"+f"(d[15])
+        , "+f"(d[16]),"+f"(d[17]),"+f"(d[18]),"+f"(d[19]),"+f"(d[20]),"+f"(d[21]),"+f"(d[22]),"+f"(d[23])
+        , "+f"(d[24]),"+f"(d[25]),"+f"(d[26]),"+f"(d[27]),"+f"(d[28]),"+f"(d[29]),"+f"(d[30]),"+f"(d[31])
+        , "+f"(d[32]),"+f"(d[33]),"+f"(d[34]),"+f"(d[35]),"+f"(d[36]),"+f"(d[37]),"+f"(d[38]),"+f"(d[39])
+        , "+f"(d[40]),"+f"(d[41]),"+f"(d[42]),"+f"(d[43]),"+f"(d[44]),"+f"(d[45]),"+f"(d[46]),"+f"(d[47])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(scale_d));
+#else
+  (void)d; (void)a; (void)desc; (void)scale_d;
+  __trap();
+#endif
+}
+
 // Makes this thread's generic-proxy shared-memory stores (st.shared) visible to the async proxy
 // (wgmma operand reads, TMA); a barrier must follow before other threads' wgmmas read them.
 __device__ __forceinline__ void fence_proxy_async_smem() {
