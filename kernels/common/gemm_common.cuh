@@ -193,11 +193,15 @@ struct GroupScheduler {
   // `persistent` (128-token tiles): the narrowest wgmma N a tile whose live tokens fit may take
   // (64 or 96; 0: every tile the full 128, docs/perf-notes.md P62).
   int narrow = 0;
+  // Data-parallel `persistent` launches whose units differ in cost: unit `order[i]` runs where
+  // unit i would (balance.hpp; device, one int per unit), or nullptr for units in their own order.
+  const int* order = nullptr;
   int64_t blocks() const { return total_tiles * ts.splits; }
   __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int g) const { return entries[g]; }
   __device__ TileSpan span(int it) const { return span_in_table(entries, groups, it); }
-  __device__ Segment unit(int block) const {
+  __device__ Segment unit(int i) const {
+    const int block = order != nullptr ? order[i] : i;
     const int tile = ts.splits.div(block);
     int g = 0;
     while (g + 1 < groups && entries[g + 1].first_tile <= tile) ++g;

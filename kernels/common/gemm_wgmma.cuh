@@ -63,6 +63,7 @@
 #include "core/hopper.cuh"
 #include "core/variant.hpp"
 #include "gemm_launch.cuh"
+#include "balance.hpp"
 #include "gemm_tokens.cuh"
 
 namespace nvfp4::gemm::wg {
@@ -93,9 +94,12 @@ inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
 // Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22, P23).
 inline constexpr int kIssuers = 3;
-// group_gemm: a 128-token tile whose live tokens fit in 64 (or 96) runs its K loop on wgmmas that
-// wide (GroupScheduler::narrow; docs/perf-notes.md P62).
+// group_gemm: a 128-token tile whose live tokens fit in 64 (or 96, 2 consumers) runs its K loop on
+// wgmmas that wide (GroupScheduler::narrow; docs/perf-notes.md P62), and where CTAs run several
+// units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the K-step time
+// of such a tile relative to a full one, for that balance and the cost model.
 inline constexpr int kNarrowTokens = 96;
+inline constexpr double kStep64 = 0.6, kStep96 = 0.8;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -596,9 +600,39 @@ struct ShapePlan {
   bool stream_k = false;
   int slot_floats = 0;  // stream-K: one CTA's accumulators
   double cost = 0;
+  std::vector<int> order;  // group_gemm: the units handed out by cost (GroupScheduler::order), or empty
+  int narrow_units = 0;    // group_gemm: units on a narrow wgmma
 };
+
+// The wgmma width (tokens) of a 128-token tile with `live` tokens, as the consumers choose it
+// (wgmma_gemm_kernel), for `narrow` (GroupScheduler::narrow) and C consumer warpgroups.
+inline int narrow_width(int live, int narrow, int consumers) {
+  if (narrow != 0 && live <= 64) return 64;
+  if (consumers == 2 && narrow == 96 && live <= 96) return 96;
+  return 128;
+}
+// Every unit's cost in full K steps, in the scheduler's order (GEMM, tile, split): its K steps,
+// scaled by kStep64 / kStep96 where the tile runs narrow (counted in `narrow_units`).
+inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int consumers, int& narrow_units) {
+  std::vector<double> cost;
+  const int splits = lp.ts.splits;
+  for (const GemmEntry& e : lp.entries) {
+    const int64_t tiles = int64_t{e.tiles_t} * e.tiles_n * e.args.l;
+    for (int64_t t = 0; t < tiles; ++t) {
+      const int live = static_cast<int>(e.args.m - t % e.tiles_t * lp.ts.tokens);
+      const int w = lp.ts.tokens == 128 ? narrow_width(live, narrow, consumers) : lp.ts.tokens;
+      const double f = w == 64 ? kStep64 : w == 96 ? kStep96 : 1.0;
+      narrow_units += w < lp.ts.tokens ? splits : 0;
+      for (int s = 0; s < splits; ++s)
+        cost.push_back(f * (split_k_begin(e.k_steps, s + 1, splits) - split_k_begin(e.k_steps, s, splits)));
+    }
+  }
+  return cost;
+}
+
 template <int NB, int C, int T, class Sched>
-ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sched) {
+ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sched, int narrow = 0,
+                     bool balance = false) {
   using Cf = Cfg<C, T>;
   auto kernel = wgmma_gemm_kernel<NB, C, T, Sched>;
   ShapePlan sp;
@@ -618,7 +652,22 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   sp.units = static_cast<int>(sp.lp.tiles * splits);
   sp.blocks = splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
   sp.cost = data_parallel_steps(sp.lp, sp.blocks) * step_time + (splits > 1 ? kSplitSteps : 0.0);
+  if (std::is_same_v<Sched, GroupScheduler> && T == 128 && narrow != 0 && splits == 1) {
+    // Narrow tiles cost less; where CTAs run several units, which units share a CTA decides the
+    // busiest one (P63).
+    const std::vector<double> cost = unit_costs(sp.lp, narrow, C, sp.narrow_units);
+    double busiest = round_robin_busiest(cost, sp.blocks);
+    if (balance && sp.units > sp.blocks) {
+      Balanced b = balanced_order(cost, sp.blocks);
+      if (b.busiest < busiest) {
+        busiest = b.busiest;
+        sp.order = std::move(b.order);
+      }
+    }
+    sp.cost = busiest * step_time;
+  }
   if (skp.sk.ctas > 0 && (skp.cost < sp.cost || sched == "stream-k")) {
+    sp.order.clear();
     sp.stream_k = true;
     sp.lp.ts.splits = 1;
     sp.units = skp.sk.total;
@@ -646,9 +695,17 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_SCHED=data|stream-k forces how the work is shared out (both, for measuring).
     const std::string forced = forced_choice("NVFP4_PERSISTENT_CTA", {"2x128", "3x128", "2x256"});
     const std::string sched = forced_schedule("NVFP4_PERSISTENT_SCHED");
-    ShapePlan best = plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9, sched);
-    const ShapePlan three =
-        plan_shape<NB, 3, 128, Sched>(c, forced.empty() || forced == "3x128" ? kThreeStep : 1e9, sched);
+    // group_gemm, 128-token tiles: the narrowest wgmma a partly filled tile may take (64 or 96
+    // tokens, or 0 for none; P62), and the units handed out by cost (P63).
+    // NVFP4_PERSISTENT_NARROW=0|64|96 and NVFP4_PERSISTENT_BALANCE=0|1 force them (measuring), and
+    // are checked for every problem so a bad value never passes.
+    const std::string narrow_env = forced_choice("NVFP4_PERSISTENT_NARROW", {"0", "64", "96"});
+    const int narrow = kGrouped ? (narrow_env.empty() ? kNarrowTokens : std::stoi(narrow_env)) : 0;
+    const bool balance = forced_int("NVFP4_PERSISTENT_BALANCE", 0, 1, 1) == 1;
+    ShapePlan best =
+        plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9, sched, narrow, balance);
+    const ShapePlan three = plan_shape<NB, 3, 128, Sched>(c, forced.empty() || forced == "3x128" ? kThreeStep : 1e9,
+                                                          sched, narrow, balance);
     if (three.cost < best.cost) best = three;
     int64_t max_m = 0;
     for (const GemmOperands& g : c.groups) max_m = std::max(max_m, g.dims.m);
@@ -672,12 +729,16 @@ class WgmmaRunner final : public Runner {
     // forces it (measuring), and is checked for every problem so a bad value never passes.
     const bool role_loops =
         forced_int("NVFP4_PERSISTENT_ROLE_LOOPS", 0, 1, sp.stream_k || sp.units > sp.blocks ? 1 : 0) == 1;
-    if constexpr (kGrouped) m_sched.role_loops = role_loops;
-    // group_gemm, 128-token tiles: the narrowest wgmma a partly filled tile may take (64 or 96
-    // tokens, or 0 for none; P62). NVFP4_PERSISTENT_NARROW=0|64|96 forces it (measuring), and is
-    // checked for every problem so a bad value never passes.
-    const std::string narrow = forced_choice("NVFP4_PERSISTENT_NARROW", {"0", "64", "96"});
-    if constexpr (kGrouped) m_sched.narrow = narrow.empty() ? kNarrowTokens : std::stoi(narrow);
+    if constexpr (kGrouped) {
+      m_sched.role_loops = role_loops;
+      m_sched.narrow = narrow;
+      if (!sp.order.empty()) {
+        m_order = DeviceBuffer(sp.order.size() * sizeof(int));
+        CUDA_CHECK(cudaMemcpyAsync(m_order.get(), sp.order.data(), m_order.bytes(), cudaMemcpyHostToDevice, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));  // sp goes away
+        m_sched.order = m_order.get<int>();
+      }
+    }
     if (sp.stream_k)
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
     else
@@ -696,6 +757,9 @@ class WgmmaRunner final : public Runner {
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +
              m_tokens.prefetch_text();
+    if (sp.narrow_units > 0 && m_tok == 128)
+      m_plan += "; " + std::to_string(sp.narrow_units) + " units on narrower wgmmas (partly filled token tiles)" +
+                (sp.order.empty() ? "" : ", units handed out by cost");
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
@@ -738,6 +802,7 @@ class WgmmaRunner final : public Runner {
   }
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;
+  DeviceBuffer m_order;  // GroupScheduler::order
   Sched m_sched;
   Maps m_maps{};
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
