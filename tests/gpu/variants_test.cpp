@@ -139,6 +139,23 @@ TEST(Variants, PersistentGroupRoleLoops) {
     }
 }
 
+// group_gemm's `persistent` with partly filled token tiles on 128-token wgmmas or on narrower ones
+// (64, 96 tokens: docs/perf-notes.md P62), the units in round-robin order or handed out by cost
+// (P63; gemm_edges.json has a case with more tiles than SMs), in both 128-token CTA shapes.
+TEST(Variants, PersistentGroupNarrowAndBalance) {
+  const struct {
+    const char *narrow, *balance;
+  } runs[] = {{"0", "1"}, {"64", "1"}, {"96", "1"}, {"96", "0"}};
+  for (const char* cta : {"2x128", "3x128"})
+    for (const auto& r : runs) {
+      SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_CTA={} NVFP4_PERSISTENT_NARROW={} NVFP4_PERSISTENT_BALANCE={}", cta,
+                               r.narrow, r.balance));
+      const ScopedEnv e1("NVFP4_PERSISTENT_CTA", cta), e2("NVFP4_PERSISTENT_NARROW", r.narrow),
+          e3("NVFP4_PERSISTENT_BALANCE", r.balance);
+      check_all_variants(Problem::group_gemm, test_cases(Problem::group_gemm), "persistent");
+    }
+}
+
 // `persistent` and `tensor-core` with the split-K reduction pulled (splitk_reduce) rather than
 // pushed (push_reduce2, the default runs above).
 TEST(Variants, PulledReduction) {
@@ -169,6 +186,8 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_ISSUERS", "two", "from 1 to 3"},
              {"NVFP4_PERSISTENT_PUSH", "2", "from 0 to 1"},
              {"NVFP4_PERSISTENT_ROLE_LOOPS", "2", "from 0 to 1"},
+             {"NVFP4_PERSISTENT_NARROW", "32", "0, 64 or 96"},
+             {"NVFP4_PERSISTENT_BALANCE", "2", "from 0 to 1"},
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number"},
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256"},
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"}};
