@@ -232,17 +232,31 @@ __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t
 }
 #endif
 
+// group_gemm, 128-token tiles: the wgmma width (tokens) of a tile with `live` tokens, for `narrow`
+// (GroupScheduler::narrow) and C consumer warpgroups (with 3, a loop of n96 as well made ptxas
+// spill at the 128-register cap). The producer copies that many token rows (P64), the consumers
+// run the K loop of that width (P62), the host prices the tile by it (P63).
+__host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int consumers) {
+  if (narrow != 0 && live <= 64) return 64;
+  if (consumers == 2 && narrow == 96 && live <= 96) return 96;
+  return 128;
+}
+
 // Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
 // (group_gemm; group g's descriptors at table[g] in global memory).
 template <int NB, int C, int T, class Sched>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
-    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table, const Sched sched,
-                      const WorkPlan wp) {
+    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table,
+                      const CUtensorMap* __restrict__ narrow_tok, const Sched sched, const WorkPlan wp) {
 #if NVFP4_SM90A
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
+  // group_gemm, 128-token tiles: a tile of at most 64 (96) live tokens runs narrow (narrow_width):
+  // its token rows copied by the box of that many rows, narrow_tok[2 g] (narrow_tok[2 g + 1]) for
+  // group g, and its K loop on wgmmas that wide.
+  constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler> && T == 128;
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
   uint64_t* const full = bars;
@@ -310,6 +324,15 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const Maps& mp = table == nullptr ? maps : table[tile.group];
         const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
         const int tok_row = static_cast<int>(tile.l * e.m_pad + tile.m0);
+        const void* tok_map = &mp.tok;
+        uint32_t tile_bytes = bytes;
+        if constexpr (kNarrow) {
+          const int width = narrow_width(static_cast<int>(e.args.m) - tile.m0, sched.narrow, C);
+          if (tok && width < T) {
+            tok_map = narrow_tok + 2 * tile.group + (width == 64 ? 0 : 1);
+            tile_bytes -= (T - width) * kBK * 2;
+          }
+        }
         // Atom a (see row_offsets); past the last 128-row block of B it rereads that block (its
         // rows there are never stored).
         int64_t atom[kAtoms];
@@ -321,8 +344,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
           sm90::mbar_wait(full_b + kEmptyOff, phase ^ 1);
           if (leader) {
-            sm90::mbar_arrive_expect_tx(full_b, bytes);
-            if (tok) sm90::tma_load_2d(st, &mp.tok, full_b, ks * kBK, tok_row);
+            sm90::mbar_arrive_expect_tx(full_b, tile_bytes);
+            if (tok) sm90::tma_load_2d(st, tok_map, full_b, ks * kBK, tok_row);
             if (w) {
 #pragma unroll
               for (int b = 0; b < NB; ++b)
@@ -450,12 +473,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         }
       }
     };
-    constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler> && T == 128;
     if constexpr (kNarrow) {
-      const int live = static_cast<int>(sched.entry(tile.group).args.m) - tile.m0;
-      if (sched.narrow != 0 && live <= 64)
+      const int width = narrow_width(static_cast<int>(sched.entry(tile.group).args.m) - tile.m0, sched.narrow, C);
+      if (width == 64)
         k_loop(std::integral_constant<int, 64>{});
-      else if (C == 2 && sched.narrow == 96 && live <= 96)
+      else if (C == 2 && width == 96)
         k_loop(std::integral_constant<int, 96>{});
       else
         k_loop(std::integral_constant<int, T>{});
@@ -540,6 +562,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
 #else
   (void)maps;
   (void)table;
+  (void)narrow_tok;
   (void)sched;
   (void)wp;
   __trap();  // the host runs this variant only on compute capability 9.0 (unsupported())
@@ -604,13 +627,6 @@ struct ShapePlan {
   int narrow_units = 0;    // group_gemm: units on a narrow wgmma
 };
 
-// The wgmma width (tokens) of a 128-token tile with `live` tokens, as the consumers choose it
-// (wgmma_gemm_kernel), for `narrow` (GroupScheduler::narrow) and C consumer warpgroups.
-inline int narrow_width(int live, int narrow, int consumers) {
-  if (narrow != 0 && live <= 64) return 64;
-  if (consumers == 2 && narrow == 96 && live <= 96) return 96;
-  return 128;
-}
 // Every unit's cost in full K steps, in the scheduler's order (GEMM, tile, split): its K steps,
 // scaled by kStep64 / kStep96 where the tile runs narrow (counted in `narrow_units`).
 inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int consumers, int& narrow_units) {
@@ -750,6 +766,14 @@ class WgmmaRunner final : public Runner {
     if (kGrouped) {
       m_map_table = DeviceBuffer(maps.size() * sizeof(Maps));
       CUDA_CHECK(cudaMemcpyAsync(m_map_table.get(), maps.data(), m_map_table.bytes(), cudaMemcpyHostToDevice, stream));
+      if (m_tok == 128 && narrow != 0) {  // each group's token boxes of 64 and 96 rows
+        std::vector<CUtensorMap> narrow_maps;
+        for (const GemmEntry& e : sp.lp.entries)
+          for (int rows : {64, 96}) narrow_maps.push_back(token_map(e, rows));
+        m_narrow_table = DeviceBuffer(narrow_maps.size() * sizeof(CUtensorMap));
+        CUDA_CHECK(cudaMemcpyAsync(m_narrow_table.get(), narrow_maps.data(), m_narrow_table.bytes(),
+                                   cudaMemcpyHostToDevice, stream));
+      }
       CUDA_CHECK(cudaStreamSynchronize(stream));  // `maps` goes away
     } else {
       m_maps = maps.at(0);
@@ -773,17 +797,20 @@ class WgmmaRunner final : public Runner {
   std::string plan() const override { return m_plan; }
 
  private:
+  // One GEMM's token region of the workspace, in boxes of `rows` tokens x one K step.
+  CUtensorMap token_map(const GemmEntry& e, int rows) const {
+    const GemmArgs& p = e.args;
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.k * 2)};
+    const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(rows)};
+    return tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.data() + e.tok_offset, dims, strides, box,
+                      CU_TENSOR_MAP_SWIZZLE_128B);
+  }
   // One GEMM's TMA descriptors: its token region of the workspace and its packed B (and B2).
   Maps maps_of(const GemmEntry& e, int slots) const {
     const GemmArgs& p = e.args;
     Maps m{};
-    {
-      const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.k), static_cast<cuuint64_t>(p.l * e.m_pad)};
-      const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.k * 2)};
-      const cuuint32_t box[2] = {kBK, static_cast<cuuint32_t>(m_tok)};
-      m.tok = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.data() + e.tok_offset, dims, strides, box,
-                         CU_TENSOR_MAP_SWIZZLE_128B);
-    }
+    m.tok = token_map(e, m_tok);
     for (int b = 0; b < NB; ++b) {
       const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.k / 2), static_cast<cuuint64_t>(p.n),
                                   static_cast<cuuint64_t>(p.l)};
@@ -797,12 +824,13 @@ class WgmmaRunner final : public Runner {
   template <int C, int T>
   void launch(cudaStream_t stream) {
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
-                     m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()), m_sched,
-                     m_work.plan);
+                     m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()),
+                     static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan);
   }
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;
-  DeviceBuffer m_order;  // GroupScheduler::order
+  DeviceBuffer m_order;         // GroupScheduler::order
+  DeviceBuffer m_narrow_table;  // group_gemm: each group's token maps of 64 and 96 rows (the kernel's narrow_tok)
   Sched m_sched;
   Maps m_maps{};
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
