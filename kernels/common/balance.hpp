@@ -8,7 +8,7 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdint>
+#include <cstddef>
 #include <numeric>
 #include <vector>
 
@@ -35,23 +35,14 @@ inline Balanced balanced_order(const std::vector<double>& cost, int blocks) {
   std::vector<double> load(static_cast<size_t>(blocks), 0.0);
   std::vector<std::vector<int>> runs(static_cast<size_t>(blocks));
   std::vector<int> ctas(static_cast<size_t>(blocks));
-  size_t next = 0;
-  for (int round = 0; next < by_cost.size(); ++round) {
-    const int in_round = std::min(blocks, units - round * blocks);
-    // The CTAs of this round: the stride form gives a j-th unit to as many CTAs as units remain;
-    // which CTAs they are is ours to choose, so the least loaded ones take them.
+  // Every round but the last gives each CTA one unit, so at a round's start all CTAs have run
+  // the same number of units and the round's CTAs are simply the least loaded ones.
+  for (size_t next = 0; next < by_cost.size();) {
+    const int in_round = static_cast<int>(std::min(by_cost.size() - next, static_cast<size_t>(blocks)));
     std::iota(ctas.begin(), ctas.end(), 0);
-    std::stable_sort(ctas.begin(), ctas.end(), [&](int a, int b) {
-      if (runs[a].size() != runs[b].size()) return runs[a].size() > runs[b].size();  // keep counts stride-shaped
-      return load[a] < load[b];
-    });
-    // Among CTAs with equal counts the least loaded come first; a round's CTAs are the first
-    // in_round of those that have run `round` units.
-    std::vector<int> pick;
-    for (int c : ctas)
-      if (static_cast<int>(runs[c].size()) == round && static_cast<int>(pick.size()) < in_round) pick.push_back(c);
+    std::stable_sort(ctas.begin(), ctas.end(), [&](int a, int b) { return load[a] < load[b]; });
     for (int i = 0; i < in_round; ++i) {
-      const int c = pick[static_cast<size_t>(i)], u = by_cost[next++];
+      const int c = ctas[static_cast<size_t>(i)], u = by_cost[next++];
       runs[c].push_back(u);
       load[c] += cost[u];
     }

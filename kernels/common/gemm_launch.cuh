@@ -18,6 +18,7 @@
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
+#include "balance.hpp"
 #include "gemm_common.cuh"
 
 namespace nvfp4::gemm {
@@ -209,20 +210,28 @@ inline std::string work_text(const LaunchPlan& lp, bool stream_k, int64_t ctas) 
          std::to_string(ctas) + " CTAs";
 }
 
-// The busiest CTA's K steps when CTA b of `blocks` takes units b, b + blocks, ... of a launch
-// planned as `lp` (a unit: one of the ts.splits K ranges of a tile).
-inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {
-  std::vector<int64_t> per_cta(static_cast<size_t>(blocks), 0);
+// Every unit's K steps in the schedulers' order (GEMM, tile, split) for a launch planned as `lp`
+// (a unit: one of the ts.splits K ranges of a tile), each scaled by scale(e, t) for tile t of GEMM
+// e (its index within the GEMM; called once per tile).
+template <class Scale>
+std::vector<double> unit_steps(const LaunchPlan& lp, Scale&& scale) {
+  std::vector<double> steps;
   const int splits = lp.ts.splits;
-  int64_t u = 0;
   for (const GemmEntry& e : lp.entries) {
     const int64_t tiles = int64_t{e.tiles_t} * e.tiles_n * e.args.l;
-    for (int64_t t = 0; t < tiles; ++t)
-      for (int s = 0; s < splits; ++s, ++u)
-        per_cta[static_cast<size_t>(u % blocks)] +=
-            split_k_begin(e.k_steps, s + 1, splits) - split_k_begin(e.k_steps, s, splits);
+    for (int64_t t = 0; t < tiles; ++t) {
+      const double f = scale(e, t);
+      for (int s = 0; s < splits; ++s)
+        steps.push_back(f * (split_k_begin(e.k_steps, s + 1, splits) - split_k_begin(e.k_steps, s, splits)));
+    }
   }
-  return *std::max_element(per_cta.begin(), per_cta.end());
+  return steps;
+}
+
+// The busiest CTA's K steps when CTA b of `blocks` takes units b, b + blocks, ... of a launch
+// planned as `lp`.
+inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {
+  return static_cast<int64_t>(round_robin_busiest(unit_steps(lp, [](const GemmEntry&, int64_t) { return 1.0; }), blocks));
 }
 
 // One of `allowed` forced by environment variable `env`, or "" where it is unset or empty (the

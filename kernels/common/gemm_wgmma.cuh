@@ -627,23 +627,14 @@ struct ShapePlan {
   int narrow_units = 0;    // group_gemm: units on a narrow wgmma
 };
 
-// Every unit's cost in full K steps, in the scheduler's order (GEMM, tile, split): its K steps,
-// scaled by kStep64 / kStep96 where the tile runs narrow (counted in `narrow_units`).
+// Every unit's cost in full K steps, in the scheduler's order: its K steps, scaled by kStep64 /
+// kStep96 where its 128-token tile runs narrow (counted in `narrow_units`).
 inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int consumers, int& narrow_units) {
-  std::vector<double> cost;
-  const int splits = lp.ts.splits;
-  for (const GemmEntry& e : lp.entries) {
-    const int64_t tiles = int64_t{e.tiles_t} * e.tiles_n * e.args.l;
-    for (int64_t t = 0; t < tiles; ++t) {
-      const int live = static_cast<int>(e.args.m - t % e.tiles_t * lp.ts.tokens);
-      const int w = lp.ts.tokens == 128 ? narrow_width(live, narrow, consumers) : lp.ts.tokens;
-      const double f = w == 64 ? kStep64 : w == 96 ? kStep96 : 1.0;
-      narrow_units += w < lp.ts.tokens ? splits : 0;
-      for (int s = 0; s < splits; ++s)
-        cost.push_back(f * (split_k_begin(e.k_steps, s + 1, splits) - split_k_begin(e.k_steps, s, splits)));
-    }
-  }
-  return cost;
+  return unit_steps(lp, [&](const GemmEntry& e, int64_t t) {
+    const int w = narrow_width(static_cast<int>(e.args.m - t % e.tiles_t * lp.ts.tokens), narrow, consumers);
+    narrow_units += w < 128 ? static_cast<int>(lp.ts.splits) : 0;
+    return w == 64 ? kStep64 : w == 96 ? kStep96 : 1.0;
+  });
 }
 
 template <int NB, int C, int T, class Sched>
@@ -667,21 +658,19 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   const int splits = sp.lp.ts.splits;
   sp.units = static_cast<int>(sp.lp.tiles * splits);
   sp.blocks = splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
-  sp.cost = data_parallel_steps(sp.lp, sp.blocks) * step_time + (splits > 1 ? kSplitSteps : 0.0);
-  if (std::is_same_v<Sched, GroupScheduler> && T == 128 && narrow != 0 && splits == 1) {
-    // Narrow tiles cost less; where CTAs run several units, which units share a CTA decides the
-    // busiest one (P63).
-    const std::vector<double> cost = unit_costs(sp.lp, narrow, C, sp.narrow_units);
-    double busiest = round_robin_busiest(cost, sp.blocks);
-    if (balance && sp.units > sp.blocks) {
-      Balanced b = balanced_order(cost, sp.blocks);
-      if (b.busiest < busiest) {
-        busiest = b.busiest;
-        sp.order = std::move(b.order);
-      }
+  // group_gemm's unsplit 128-token launches price narrow tiles below full ones; where CTAs run
+  // several units, which units share a CTA then decides the busiest one (P63).
+  const int priced_narrow = std::is_same_v<Sched, GroupScheduler> && T == 128 && splits == 1 ? narrow : 0;
+  const std::vector<double> cost = unit_costs(sp.lp, priced_narrow, C, sp.narrow_units);
+  double busiest = round_robin_busiest(cost, sp.blocks);
+  if (balance && priced_narrow != 0 && sp.units > sp.blocks) {
+    Balanced b = balanced_order(cost, sp.blocks);
+    if (b.busiest < busiest) {
+      busiest = b.busiest;
+      sp.order = std::move(b.order);
     }
-    sp.cost = busiest * step_time;
   }
+  sp.cost = busiest * step_time + (splits > 1 ? kSplitSteps : 0.0);
   if (skp.sk.ctas > 0 && (skp.cost < sp.cost || sched == "stream-k")) {
     sp.order.clear();
     sp.stream_k = true;
