@@ -92,6 +92,26 @@ int64_t resident_ctas(Kernel kernel, int threads, size_t smem, int cluster) {
   return static_cast<int64_t>(clusters) * cluster;
 }
 
+// CTAs of `kernel` that run at once ONE PER SM in clusters of `cluster`: the occupancy query asked
+// with enough dynamic shared memory that no second CTA fits on an SM (the kernel's limit is raised
+// to it; launches with less stay valid). The hardware places CTAs one per SM first, clusters only
+// where a whole cluster fits (an H100 runs clusters of 3 to 8 on 124 of its 132 SMs), so a launch
+// of at most this many CTAs has no two on one SM (docs/perf-notes.md P65 probe).
+template <class Kernel>
+int64_t lone_ctas(Kernel kernel, int threads, size_t smem, int cluster) {
+  int dev = 0, sms = 0, per_sm = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  if (cluster == 1) return sms;
+  CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  const size_t alone = std::max(smem, static_cast<size_t>(per_sm) / 2 + 1024);
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(alone)));
+  const ClusterLaunch cl(cluster, threads, alone, cluster, nullptr);
+  int clusters = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cl.cfg));
+  return static_cast<int64_t>(clusters) * cluster;
+}
+
 // Launches `kernel` with `blocks` CTAs in clusters of `cluster` along x.
 template <class Kernel, class... Args>
 void launch_clustered(Kernel kernel, int64_t blocks, int threads, size_t smem, int cluster, cudaStream_t stream,
@@ -154,6 +174,22 @@ inline int forced_int(const char* env, int lo, int hi, int fallback) {
     throw std::invalid_argument(std::string(env) + "=" + v + ": must be a whole number from " + std::to_string(lo) +
                                 " to " + std::to_string(hi));
   return static_cast<int>(x);
+}
+
+// A K-split count forced by environment variable `env` (1 to kMaxSplits, at most the fewest K
+// steps of the launch's GEMMs; unset, empty or 0: the planned one), to measure the split choice
+// against the cost model. Splits past 1 need clusters (sm_90+).
+inline void force_splits(LaunchPlan& lp, const char* env) {
+  const int s = forced_int(env, 0, kMaxSplits, 0);
+  if (s == 0) return;
+  int min_k = 1 << 30;
+  for (const GemmEntry& e : lp.entries) min_k = std::min(min_k, static_cast<int>(e.k_steps));
+  if (s > min_k)
+    throw std::invalid_argument(std::string(env) + "=" + std::to_string(s) + ": more splits than the fewest K steps (" +
+                                std::to_string(min_k) + ")");
+  if (s > 1 && !splits_supported())
+    throw std::invalid_argument(std::string(env) + "=" + std::to_string(s) + ": K splits need clusters (sm_90 or newer)");
+  lp.ts.splits = s;
 }
 
 // The stream-K alternative of a planned launch (stream_k.hpp) on at most `resident` CTAs at once,

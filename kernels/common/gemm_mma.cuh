@@ -32,6 +32,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "core/case_data.hpp"
 #include "core/cuda_check.hpp"
@@ -41,6 +42,7 @@
 #include "core/fp4_decode.cuh"
 #include "gemm_launch.cuh"
 #include "gemm_tokens.cuh"
+#include "occupancy_cost.hpp"
 
 namespace nvfp4::gemm::mma {
 
@@ -310,17 +312,41 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
                             "needs K % 64 == 0");
 }
 
-// The schedule's cost model, in K steps of one CTA (P20, fitted on an H100: docs/perf-notes.md P20
-// outcome): a cluster split-K launch pays kSplitSteps more; stream-K pays kPeerSteps per partial
-// tile (64 KiB, read by its owner in 8 dependent rounds of L2 loads) an owner adds and kStoreSteps
-// for the one a CTA writes, and its K step costs kStreamKStep data-parallel ones (4-8 % more SASS
-// per step, and CTAs that walk K out of step with each other). Fitted so that the model picks the
-// faster schedule of each default benchmark shape: stream-K for dual_gemm 512x3072x7168 (0.88x
-// the data-parallel time) and group_gemm G=8 N=4096 (0.98x), data-parallel for the other nine.
-inline constexpr double kSplitSteps = 1.0;
+// The schedule's cost model, in K steps of a CTA that shares its SM with another (2 CTAs per SM).
+// Data-parallel (P65, fitted on an H100 from forced split counts, docs/perf-notes.md): each split
+// count's units priced by occupancy_cost (a lone CTA's K step kLoneStep of a shared one; the launch
+// at the lone rate only where no SM gets two CTAs), plus the split-K reduction: kSplitSteps2 for 2
+// ranks (pushed), kSplitStepsMany for 3 or more (pulled: 4.5-7 us measured, about flat in the
+// rank count). Stream-K (P20): kPeerSteps per partial tile (64 KiB, read by its owner in 8
+// dependent rounds of L2 loads) an owner adds and kStoreSteps for the one a CTA writes, and its K
+// step costs kStreamKStep shared ones (4-8 % more SASS per step, and CTAs that walk K out of step
+// with each other).
+inline constexpr double kLoneStep = 0.58;
+inline constexpr double kSplitSteps2 = 1.0;
+inline constexpr double kSplitStepsMany = 3.5;
 inline constexpr double kPeerSteps = 1.5;
 inline constexpr double kStoreSteps = 0.5;
 inline constexpr double kStreamKStep = 1.2;
+
+// The data-parallel split count of `lp` (1 to kMaxSplits, at least kMinSplitSteps K steps per split
+// of the GEMM with the fewest) that the model above prices lowest, and that price.
+inline constexpr int kMinSplitSteps = 4;
+template <class Kernel>
+std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
+  int min_k = 1 << 30;
+  for (const GemmEntry& e : lp.entries) min_k = std::min(min_k, static_cast<int>(e.k_steps));
+  std::pair<int, double> best{1, 1e300};
+  for (int s = 1; s <= kMaxSplits && (s == 1 || (min_k / s >= kMinSplitSteps && splits_supported())); ++s) {
+    LaunchPlan t = lp;
+    t.ts.splits = s;
+    const double cost = occupancy_cost(unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; }),
+                                       lone_ctas(kernel, kThreads, kSmemBytes, s),
+                                       resident_ctas(kernel, kThreads, kSmemBytes, s), kLoneStep) +
+                        (s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : kSplitStepsMany);
+    if (cost < best.second) best = {s, cost};
+  }
+  return best;
+}
 
 // gemm and dual_gemm (one GEMM, SingleScheduler) and group_gemm (GroupScheduler): a token
 // pre-pass over every GEMM, then one main-loop launch: data-parallel (one CTA per unit, K split
@@ -334,12 +360,15 @@ class MmaRunner final : public Runner {
  public:
   MmaRunner(const CaseView& c, cudaStream_t stream) {
     LaunchPlan lp = plan_launch(mma_gemm_kernel<NB, Sched, false>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
-                                kSlots / NB, kBK, 4);
+                                kSlots / NB, kBK, kMinSplitSteps);
+    // The split count the model prices lowest (NVFP4_TENSOR_CORE_SPLITS forces one, for measuring).
+    // A forced split count is a data-parallel launch unless the schedule is forced too.
+    auto [splits, dp_cost] = cheapest_splits(lp, mma_gemm_kernel<NB, Sched, false>);
+    lp.ts.splits = splits;
+    force_splits(lp, "NVFP4_TENSOR_CORE_SPLITS");
+    if (lp.ts.splits != splits) dp_cost = 0;
     const std::string sched = forced_schedule("NVFP4_TENSOR_CORE_SCHED");
     const int64_t resident = resident_ctas(mma_gemm_kernel<NB, Sched, true>, kThreads, kSmemBytes, 1);
-    const int64_t units = lp.tiles * lp.ts.splits;
-    const double dp_cost = static_cast<double>(data_parallel_steps(lp, static_cast<int>(std::min(units, resident)))) +
-                           (lp.ts.splits > 1 ? kSplitSteps : 0.0);
     StreamKPlan skp;
     if (sched != "data") {
       skp = plan_stream_k(lp, resident, kStreamKStep, kPeerSteps, kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");

@@ -648,6 +648,7 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   sp.slots = Cf::kSlots;
   sp.slot_floats = Cf::kRegs * C * 128;
   sp.lp = plan_launch(kernel, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T, Cf::kSlots / NB, kBK, 4);
+  force_splits(sp.lp, "NVFP4_PERSISTENT_SPLITS");
   const int64_t resident = resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, 1);
   StreamKPlan skp;
   if (sched != "data") {

@@ -190,7 +190,9 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_BALANCE", "2", "from 0 to 1"},
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number"},
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256"},
-             {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"}};
+             {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"},
+             {"NVFP4_PERSISTENT_SPLITS", "9", "from 0 to 8"},
+             {"NVFP4_PERSISTENT_SPLITS", "5", "more splits than the fewest K steps"}};
   for (const auto& b : bad) {
     const ScopedEnv e(b.env, b.value);
     try {
@@ -210,5 +212,29 @@ TEST(Variants, TensorCoreEverySchedule) {
     const ScopedEnv e1("NVFP4_TENSOR_CORE_SCHED", s.sched), e2("NVFP4_TENSOR_CORE_SK_CTAS", env_value(s.ctas));
     for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
       check_all_variants(p, test_cases(p), "tensor-core");
+  }
+}
+
+// `tensor-core` and `persistent` with every K-split count forced, data-parallel (the split-K
+// reduction pushed for 2 ranks, pulled for 3 to 8; clusters of 3 to 8 fit on fewer SMs than
+// clusters of 1 or 2), on shapes of at least 8 K steps per GEMM.
+TEST(Variants, EverySplitCount) {
+  const struct {
+    Problem p;
+    const char* shape;
+  } shapes[] = {{Problem::gemm, "130x1000x2048"}, {Problem::dual_gemm, "200x520x1024"},
+                {Problem::group_gemm, "40x700x512,200x300x1024"}};
+  for (int s = 1; s <= 8; ++s) {
+    const std::string v = std::to_string(s);
+    SCOPED_TRACE("splits " + v);
+    const ScopedEnv e1("NVFP4_TENSOR_CORE_SPLITS", v), e2("NVFP4_TENSOR_CORE_SCHED", "data"),
+        e3("NVFP4_PERSISTENT_SPLITS", v), e4("NVFP4_PERSISTENT_SCHED", "data");
+    for (const auto& x : shapes) {
+      CaseSpec c;
+      c.problem = x.p;
+      c.shape = parse_shape(x.p, x.shape);
+      check_all_variants(x.p, {c}, "tensor-core");
+      check_all_variants(x.p, {c}, "persistent");
+    }
   }
 }
