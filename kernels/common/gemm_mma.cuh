@@ -329,7 +329,8 @@ inline constexpr double kStoreSteps = 0.5;
 inline constexpr double kStreamKStep = 1.2;
 
 // The data-parallel split count of `lp` (1 to kMaxSplits, at least kMinSplitSteps K steps per split
-// of the GEMM with the fewest) that the model above prices lowest, and that price.
+// of the GEMM with the fewest; past 1 only counts whose clusters all run in one wave, as before
+// P65) that the model above prices lowest, and that price.
 inline constexpr int kMinSplitSteps = 4;
 template <class Kernel>
 std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
@@ -339,9 +340,10 @@ std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
   for (int s = 1; s <= kMaxSplits && (s == 1 || (min_k / s >= kMinSplitSteps && splits_supported())); ++s) {
     LaunchPlan t = lp;
     t.ts.splits = s;
+    const int64_t resident = resident_ctas(kernel, kThreads, kSmemBytes, s);
+    if (s > 1 && t.tiles * s > resident) continue;
     const double cost = occupancy_cost(unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; }),
-                                       lone_ctas(kernel, kThreads, kSmemBytes, s),
-                                       resident_ctas(kernel, kThreads, kSmemBytes, s), kLoneStep) +
+                                       lone_ctas(kernel, kThreads, kSmemBytes, s), resident, kLoneStep) +
                         (s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : kSplitStepsMany);
     if (cost < best.second) best = {s, cost};
   }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // occupancy_cost_test.cpp: the data-parallel time model of launches whose CTAs may share an SM
 // (kernels/common/occupancy_cost.hpp, `tensor-core`'s split choice): lone rate only when every CTA
-// fits one per SM, waves with a lone last wave, round robin for units of different lengths.
+// fits one per SM, round robin at the shared rate beyond one wave.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -22,13 +22,11 @@ TEST(OccupancyCost, OneWave) {
   EXPECT_DOUBLE_EQ(occupancy_cost(uniform(124, 28), 124, 248, 0.5), 14.0);
 }
 
-TEST(OccupancyCost, Waves) {
-  // 384 units on 264 slots: a shared wave, then 120 units one per SM.
-  EXPECT_DOUBLE_EQ(occupancy_cost(uniform(384, 56), 132, 264, 0.5), 56.0 + 28.0);
-  // 400: the last 136 do not fit one per SM.
-  EXPECT_DOUBLE_EQ(occupancy_cost(uniform(400, 56), 132, 264, 0.5), 112.0);
-  // exactly two waves
+TEST(OccupancyCost, WavesAtTheSharedRate) {
+  // 384 units on 264 slots: two units for the busiest CTA, shared rate (the lone last wave is not credited).
+  EXPECT_DOUBLE_EQ(occupancy_cost(uniform(384, 56), 132, 264, 0.5), 112.0);
   EXPECT_DOUBLE_EQ(occupancy_cost(uniform(528, 10), 132, 264, 0.5), 20.0);
+  EXPECT_DOUBLE_EQ(occupancy_cost(uniform(529, 10), 132, 264, 0.5), 30.0);
 }
 
 TEST(OccupancyCost, UnequalUnitsRoundRobin) {
