@@ -132,13 +132,19 @@ struct LaunchPlan {
   int64_t steps = 0;        // K steps of all tiles (stream-K's iterations; entries' first_step valid below 2^31)
 };
 
+// The fewest K steps of any GEMM of a launch planned as `lp` (what bounds its split count).
+inline int min_k_steps(const LaunchPlan& lp) {
+  int k = 1 << 30;
+  for (const GemmEntry& e : lp.entries) k = std::min(k, static_cast<int>(e.k_steps));
+  return k;
+}
+
 template <class Kernel>
 LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vector<GemmArgs>& gemms, int tile_tokens,
                        int tile_cols, int k_step, int min_steps) {
   LaunchPlan lp;
   lp.ts.tokens = tile_tokens;
   lp.ts.cols = tile_cols;
-  int min_k_steps = 1 << 30;
   for (const GemmArgs& p : gemms) {
     GemmEntry e;
     e.args = p;
@@ -153,12 +159,11 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
     lp.steps += int64_t{e.tiles_t} * e.tiles_n * p.l * e.k_steps;
     lp.tiles += int64_t{e.tiles_t} * e.tiles_n * p.l;
     lp.token_elems += p.l * int64_t{e.m_pad} * p.k;
-    min_k_steps = std::min<int>(min_k_steps, e.k_steps);
     lp.entries.push_back(e);
   }
   resident_ctas(kernel, threads, smem, 1);  // raises the shared-memory limit
   if (splits_supported())
-    lp.ts.splits = choose_splits(lp.tiles, min_k_steps,
+    lp.ts.splits = choose_splits(lp.tiles, min_k_steps(lp),
                                  [&](int c) { return resident_ctas(kernel, threads, smem, c); }, min_steps);
   return lp;
 }
@@ -182,8 +187,7 @@ inline int forced_int(const char* env, int lo, int hi, int fallback) {
 inline void force_splits(LaunchPlan& lp, const char* env) {
   const int s = forced_int(env, 0, kMaxSplits, 0);
   if (s == 0) return;
-  int min_k = 1 << 30;
-  for (const GemmEntry& e : lp.entries) min_k = std::min(min_k, static_cast<int>(e.k_steps));
+  const int min_k = min_k_steps(lp);
   if (s > min_k)
     throw std::invalid_argument(std::string(env) + "=" + std::to_string(s) + ": more splits than the fewest K steps (" +
                                 std::to_string(min_k) + ")");

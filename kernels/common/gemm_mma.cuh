@@ -334,8 +334,7 @@ inline constexpr double kStreamKStep = 1.2;
 inline constexpr int kMinSplitSteps = 4;
 template <class Kernel>
 std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
-  int min_k = 1 << 30;
-  for (const GemmEntry& e : lp.entries) min_k = std::min(min_k, static_cast<int>(e.k_steps));
+  const int min_k = min_k_steps(lp);
   std::pair<int, double> best{1, 1e300};
   for (int s = 1; s <= kMaxSplits && (s == 1 || (min_k / s >= kMinSplitSteps && splits_supported())); ++s) {
     LaunchPlan t = lp;
