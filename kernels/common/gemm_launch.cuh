@@ -37,6 +37,7 @@ inline const char* too_large(int64_t m, int64_t n, int64_t k, int64_t l) {
 // looked cheaper by K steps alone, but every split adds a partial tile to reduce (gemm
 // 128x7168x16384 on an H100: 14 splits in 3 waves ran slower than 4 in one).
 inline constexpr int kMaxSplits = 8;
+static_assert(kMaxSplits <= kMaxClusterRanks, "a split tile is one cluster");
 template <class SlotsFn>
 int choose_splits(int64_t tiles, int k_steps, SlotsFn slots, int min_steps = 4) {
   int best = 1;

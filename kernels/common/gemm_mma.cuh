@@ -213,7 +213,8 @@ struct Kernel {
   // of it), so the outputs go through it and out by whole rows in 16-byte stores (StagedTile,
   // docs/perf-notes.md P26, P30); a barrier at the end frees it for the next tile's loads.
   // red_bars: push_reduce2's two mbarriers where K is split in 2 and the reduction pushed (else unused).
-  template <class Sched>
+  // kSplit: K may be split (the data-parallel kernel; stream-K's tiles never are).
+  template <bool kSplit, class Sched>
   __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
                                                   float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars) {
     using Staged = StagedTile<kSlots / NB>;
@@ -245,9 +246,30 @@ struct Kernel {
       st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * u0, 8 * u1, tid);
       __syncthreads();
     };
-    const bool push = sched.ts.splits == 2 && sched.ts.push;
+    const int splits = kSplit ? static_cast<int>(sched.ts.splits) : 1;
+    const bool push = splits == 2 && sched.ts.push;
+    if (splits > 1 && !push && sched.ts.rows) {  // by output rows (sum_rows_out), docs/perf-notes.md P66
+      using Part = PartialTile<kSlots>;
+      static_assert(Part::bytes(kTokens) <= kSmemBytes, "the partial tile fits in the ring");
+      const Part pt(smem, warp_w * (NB == 1 ? 32 : 16), lane);
+#pragma unroll
+      for (int nt = 0; nt < 16; ++nt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const float* x1 = &acc[(nt * 2) * 4 + 2 * h];
+          const float* x2 = &acc[(nt * 2 + 1) * 4 + 2 * h];
+          pt.block(8 * nt, 8 * h, x1[0], x1[1]);  // gemm: m16 tile 0; dual: x1 (B1 rows)
+          pt.block(8 * nt, (NB == 1 ? 16 : kSlots / 2) + 8 * h, x2[0], x2[1]);  // m16 tile 1; dual: x2
+        }
+      cluster_sync();
+      const int rank = static_cast<int>(sm90::cluster_rank());
+      sum_rows_out<NB, kSlots, kThreads>(smem, splits, fp4::kRawScale, out, tile.l, tile.m0, tile.n0,
+                                         rank * kTokens / splits, (rank + 1) * kTokens / splits, tid);
+      cluster_sync();  // every rank's partial tile stays until all have read it
+      return;
+    }
     if (push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
-    reduce_split<kThreads, kRegs, kUnit, kSmemBytes, Staged::bytes(kTokens)>(acc, smem, sched.ts.splits, push,
+    reduce_split<kThreads, kRegs, kUnit, kSmemBytes, Staged::bytes(kTokens)>(acc, smem, splits, push,
                                                                           red_bars, push ? red_bars + 1 : nullptr, tid, epi);
   }
 };
@@ -282,7 +304,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     K::main_loop(sched, tokens, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane,
                  static_cast<int>(threadIdx.x));
     // The tile again rather than kept live through the main loop (registers are at the cap there).
-    K::epilogue(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
+    K::template epilogue<true>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
   } else {
     const auto sync = [] { __syncthreads(); };
     WorkCursor cur = work_start(wp);
@@ -298,7 +320,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         continue;
       }
       if (role == SegmentRole::kOwner) add_partials<kThreads>(acc, wp, peer_end, static_cast<int>(threadIdx.x), sync);
-      K::epilogue(sched, work_tile(sched, wp, cur), smem, acc, warp_w, lane, nullptr);  // no split
+      K::template epilogue<false>(sched, work_tile(sched, wp, cur), smem, acc, warp_w, lane, nullptr);  // no split
     }
   }
 }
@@ -380,6 +402,9 @@ class MmaRunner final : public Runner {
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
     // NVFP4_TENSOR_CORE_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_TENSOR_CORE_PUSH", 0, 1, 1) == 1;
+    // NVFP4_TENSOR_CORE_ROWS=0|1 forces the other split-K reductions: pulled into the accumulators
+    // (splitk_reduce) or by output rows (sum_rows_out).
+    m_sched.ts.rows = forced_int("NVFP4_TENSOR_CORE_ROWS", 0, 1, 1) == 1;
     if (stream_k) {
       m_blocks = skp.sk.ctas;
       m_work = StreamKWorkspace(skp.sk, kRegs * kThreads, stream);

@@ -157,9 +157,9 @@ TEST(Variants, PersistentGroupNarrowAndBalance) {
 }
 
 // `persistent` and `tensor-core` with the split-K reduction pulled (splitk_reduce) rather than
-// pushed (push_reduce2, the default runs above).
+// pushed (push_reduce2, the default runs above) or, `tensor-core`, by output rows (sum_rows_out).
 TEST(Variants, PulledReduction) {
-  const ScopedEnv e1("NVFP4_PERSISTENT_PUSH", "0"), e2("NVFP4_TENSOR_CORE_PUSH", "0");
+  const ScopedEnv e1("NVFP4_PERSISTENT_PUSH", "0"), e2("NVFP4_TENSOR_CORE_PUSH", "0"), e3("NVFP4_TENSOR_CORE_ROWS", "0");
   for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm}) {
     check_all_variants(p, test_cases(p), "persistent");
     check_all_variants(p, test_cases(p), "tensor-core");
@@ -216,8 +216,8 @@ TEST(Variants, TensorCoreEverySchedule) {
 }
 
 // `tensor-core` and `persistent` with every K-split count forced, data-parallel (the split-K
-// reduction pushed for 2 ranks, pulled for 3 to 8; clusters of 3 to 8 fit on fewer SMs than
-// clusters of 1 or 2), on shapes of at least 8 K steps per GEMM.
+// reduction pushed for 2 ranks; for 3 to 8 pulled, and by output rows as well for `tensor-core`;
+// clusters of 3 to 8 fit on fewer SMs than clusters of 1 or 2), on shapes of at least 8 K steps per GEMM.
 TEST(Variants, EverySplitCount) {
   const struct {
     Problem p;
@@ -233,7 +233,10 @@ TEST(Variants, EverySplitCount) {
       CaseSpec c;
       c.problem = x.p;
       c.shape = parse_shape(x.p, x.shape);
-      check_all_variants(x.p, {c}, "tensor-core");
+      for (const char* rows : {"1", "0"}) {  // `tensor-core`: by output rows, or pulled into the accumulators
+        const ScopedEnv e5("NVFP4_TENSOR_CORE_ROWS", rows);
+        check_all_variants(x.p, {c}, "tensor-core");
+      }
       check_all_variants(x.p, {c}, "persistent");
     }
   }
