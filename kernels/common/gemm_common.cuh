@@ -705,27 +705,32 @@ struct PartialTile {
 // Rows [r0, r1) of the cluster's PartialTile<kCols> (at `tile` in every rank's shared memory, after
 // a cluster barrier that follows every rank's block()), summed over ranks 0..splits-1 in that
 // order, times `scale`, to C rows m0 + r: gemm (NB = 1) column c from tile column c; dual_gemm
-// (NB = 2) silu(x1) * x2 from tile columns c and kCols / 2 + c. By kThreads threads, tid.
+// (NB = 2) silu(x1) * x2 from tile columns c and kCols / 2 + c. By kThreads threads, tid. A thread
+// takes 4 outputs of each half of a row (columns c and kOut / 2 + c): consecutive threads read
+// consecutive float4s of the tile (no bank conflicts on the remote side; 8 outputs from one
+// 32-byte span of a row read every bank twice) and write 8-byte vectors.
 template <int NB, int kCols, int kThreads>
 __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, float scale, const OutView& o, int64_t l,
                                              int64_t m0, int64_t n0, int r0, int r1, int tid) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using P = PartialTile<kCols>;
-  constexpr int kOut = kCols / NB;  // output columns
-  constexpr int kVecs = kOut / 8;   // 8-output vectors per row
-  constexpr int kBatch = 4;         // ranks whose loads are in flight together
+  constexpr int kOut = kCols / NB;   // output columns
+  constexpr int kHalf = kOut / 2;    // the second 4 outputs of a thread's 8 sit kHalf columns on
+  constexpr int kVecs = kHalf / 4;   // threads per row
+  constexpr int kBatch = 4;          // ranks whose loads are in flight together
+  static_assert(kHalf % 4 == 0, "whole float4s per half row");
   const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
   uint32_t base[kMaxClusterRanks];
 #pragma unroll
   for (int c = 0; c < kMaxClusterRanks; ++c) base[c] = sm90::cluster_map(local, static_cast<uint32_t>(c < splits ? c : 0));
-  const bool vectors = (o.n % 8) == 0 && (reinterpret_cast<uintptr_t>(o.c) & 15) == 0;
+  const bool vectors = (o.n % 4) == 0 && (reinterpret_cast<uintptr_t>(o.c) & 7) == 0;
 #pragma unroll 1
   for (int i = tid; i < (r1 - r0) * kVecs; i += kThreads) {
-    const int r = r0 + i / kVecs, c = (i % kVecs) * 8;
-    const int64_t m = m0 + r, n = n0 + c;
-    if (m >= o.m || n >= o.n) continue;
+    const int r = r0 + i / kVecs, c = (i % kVecs) * 4;
+    const int64_t m = m0 + r;
+    if (m >= o.m || n0 + c >= o.n) continue;
     const uint32_t off = static_cast<uint32_t>((r * P::kPitch + c) * 4);
-    float x[NB][8];
+    float x[NB][2][4];  // [x1 | x2][half][output]
 #pragma unroll
     for (int c0 = 0; c0 < kMaxClusterRanks; c0 += kBatch) {
       if (c0 >= splits) break;
@@ -739,7 +744,7 @@ __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, fl
           for (int h = 0; h < 2; ++h)
             asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
                          : "=f"(v[j][b][h].x), "=f"(v[j][b][h].y), "=f"(v[j][b][h].z), "=f"(v[j][b][h].w)
-                         : "r"(base[c0 + j] + off + static_cast<uint32_t>((b * kOut + 4 * h) * 4)));
+                         : "r"(base[c0 + j] + off + static_cast<uint32_t>((b * kOut + h * kHalf) * 4)));
       }
 #pragma unroll
       for (int j = 0; j < kBatch; ++j) {
@@ -750,23 +755,28 @@ __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, fl
           for (int h = 0; h < 2; ++h) {
             const float y[4] = {v[j][b][h].x, v[j][b][h].y, v[j][b][h].z, v[j][b][h].w};
 #pragma unroll
-            for (int e = 0; e < 4; ++e) x[b][4 * h + e] = c0 + j == 0 ? y[e] : x[b][4 * h + e] + y[e];
+            for (int e = 0; e < 4; ++e) x[b][h][e] = c0 + j == 0 ? y[e] : x[b][h][e] + y[e];
           }
       }
     }
-    __align__(16) __half out[8];
 #pragma unroll
-    for (int e = 0; e < 8; ++e) {
-      if constexpr (NB == 1)
-        out[e] = __float2half_rn(x[0][e] * scale);
-      else
-        out[e] = __float2half_rn(silu_mul_fast(x[0][e] * scale, x[1][e] * scale));
-    }
-    __half* dst = o.c + (l * o.m + m) * o.n + n;
-    if (vectors && n + 8 <= o.n) {
-      *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(out);
-    } else {
-      for (int e = 0; e < 8 && n + e < o.n; ++e) dst[e] = out[e];
+    for (int h = 0; h < 2; ++h) {
+      const int64_t n = n0 + c + h * kHalf;
+      if (n >= o.n) continue;
+      __align__(8) __half out[4];
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        if constexpr (NB == 1)
+          out[e] = __float2half_rn(x[0][h][e] * scale);
+        else
+          out[e] = __float2half_rn(silu_mul_fast(x[0][h][e] * scale, x[1][h][e] * scale));
+      }
+      __half* dst = o.c + (l * o.m + m) * o.n + n;
+      if (vectors && n + 4 <= o.n) {
+        *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(out);
+      } else {
+        for (int e = 0; e < 4 && n + e < o.n; ++e) dst[e] = out[e];
+      }
     }
   }
 #else
