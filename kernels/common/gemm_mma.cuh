@@ -265,7 +265,11 @@ struct Kernel {
       const int rank = static_cast<int>(sm90::cluster_rank());
       sum_rows_out<NB, kSlots, kThreads>(smem, splits, fp4::kRawScale, out, tile.l, tile.m0, tile.n0,
                                          rank * kTokens / splits, (rank + 1) * kTokens / splits, tid);
-      cluster_sync();  // every rank's partial tile stays until all have read it
+      // Every rank's partial tile stays until all have read it. Relaxed: a thread arrives after its
+      // loads' values are in its stores, so they are done, and with no fence it does not wait for
+      // its stores to C to drain either.
+      sm90::cluster_arrive_relaxed();
+      sm90::cluster_wait();
       return;
     }
     if (push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
