@@ -136,7 +136,7 @@ struct TileShape {
   Divisor splits = 1;
   int issuers = 1;
   bool push = false;
-  bool rows = false;  // `tensor-core`: 3 or more ranks (2 where not pushed) reduce by output rows (sum_rows_out)
+  bool rows = false;  // `tensor-core` gemm, group_gemm: 3 or more ranks (2 where not pushed) reduce by output rows (sum_rows_out)
 };
 
 // Tile `local_tile` of GEMM `group`, K steps [k_begin, k_end).
@@ -676,21 +676,20 @@ struct StagedTile {
   }
 };
 
-// ---- split-K reduction over a cluster, by output rows (`tensor-core`, 3 or more ranks; docs/perf-notes.md P66) ----
+// ---- split-K reduction over a cluster, by output rows (`tensor-core` gemm and group_gemm, 3 or more ranks; docs/perf-notes.md P66) ----
 // Each rank writes its whole partial tile to its own shared memory in FP32, in output order
-// (PartialTile: rows = tokens, kCols columns: gemm's outputs, or dual_gemm's x1 columns then its
-// x2 columns), and after a cluster barrier sums rows [r0, r1) of it over every rank in rank order
-// (sum_rows_out): each thread loads one 8-output vector from every rank at once (up to 4 ranks'
-// loads in flight per vector: independent distributed-shared-memory loads, where splitk_reduce
-// adds one rank's float4 to the accumulators before it loads the next), and writes the finished
-// FP16 outputs straight to C in 16-byte stores. A second cluster barrier keeps every rank's
+// (PartialTile: rows = tokens, kCols output columns), and after a cluster barrier sums rows
+// [r0, r1) of it over every rank in rank order (sum_rows_out): each thread loads its outputs from
+// every rank at once (up to 4 ranks' loads in flight: independent distributed-shared-memory
+// loads, where splitk_reduce adds one rank's float4 to the accumulators before it loads the next),
+// and writes the finished FP16 outputs straight to C. A second cluster barrier keeps every rank's
 // shared memory alive until all have read it. The accumulators are free once written out, so the
 // loads do not compete with them for registers.
 inline constexpr int kMaxClusterRanks = 8;  // the portable cluster size: the most K splits of a tile
 template <int kCols>
 struct PartialTile {
   static constexpr int kPitch = kCols + 4;  // floats: lanes t = 0..3 (rows 2t) land 8 banks apart
-  static_assert(kCols % 8 == 0, "whole 8-output vectors per row");
+  static_assert(kCols % 8 == 0, "whole float4s per half row");
   static constexpr int bytes(int rows) { return rows * kPitch * 4; }
   float* lane;  // &tile[2t][c0 + g]
   __device__ __forceinline__ PartialTile(uint8_t* smem, int c0, int lane_id)
@@ -704,21 +703,18 @@ struct PartialTile {
 
 // Rows [r0, r1) of the cluster's PartialTile<kCols> (at `tile` in every rank's shared memory, after
 // a cluster barrier that follows every rank's block()), summed over ranks 0..splits-1 in that
-// order, times `scale`, to C rows m0 + r: gemm (NB = 1) column c from tile column c; dual_gemm
-// (NB = 2) silu(x1) * x2 from tile columns c and kCols / 2 + c. By kThreads threads, tid. A thread
-// takes 4 outputs of each half of a row (columns c and kOut / 2 + c): consecutive threads read
-// consecutive float4s of the tile (no bank conflicts on the remote side; 8 outputs from one
-// 32-byte span of a row read every bank twice) and write 8-byte vectors.
-template <int NB, int kCols, int kThreads>
+// order, times `scale`, rounded once to FP16 into C rows m0 + r. By kThreads threads, tid. A
+// thread takes 4 outputs from each half of a row (columns c and kCols / 2 + c), so consecutive
+// threads read consecutive float4s (8 consecutive outputs per thread read every bank twice:
+// 8-rank reductions ran up to 9 us slower, P66), and writes 8-byte vectors.
+template <int kCols, int kThreads>
 __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, float scale, const OutView& o, int64_t l,
                                              int64_t m0, int64_t n0, int r0, int r1, int tid) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using P = PartialTile<kCols>;
-  constexpr int kOut = kCols / NB;   // output columns
-  constexpr int kHalf = kOut / 2;    // the second 4 outputs of a thread's 8 sit kHalf columns on
-  constexpr int kVecs = kHalf / 4;   // threads per row
-  constexpr int kBatch = 4;          // ranks whose loads are in flight together
-  static_assert(kHalf % 4 == 0, "whole float4s per half row");
+  constexpr int kHalf = kCols / 2;  // a thread's second 4 outputs sit kHalf columns on
+  constexpr int kVecs = kHalf / 4;  // threads per row
+  constexpr int kBatch = 4;         // ranks whose loads are in flight together
   const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
   uint32_t base[kMaxClusterRanks];
 #pragma unroll
@@ -730,33 +726,29 @@ __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, fl
     const int64_t m = m0 + r;
     if (m >= o.m || n0 + c >= o.n) continue;
     const uint32_t off = static_cast<uint32_t>((r * P::kPitch + c) * 4);
-    float x[NB][2][4];  // [x1 | x2][half][output]
+    float x[2][4];  // [half][output]
 #pragma unroll
     for (int c0 = 0; c0 < kMaxClusterRanks; c0 += kBatch) {
       if (c0 >= splits) break;
-      float4 v[kBatch][NB][2];
+      float4 v[kBatch][2];
 #pragma unroll
       for (int j = 0; j < kBatch; ++j) {
         if (c0 + j >= splits) break;
 #pragma unroll
-        for (int b = 0; b < NB; ++b)
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-            asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
-                         : "=f"(v[j][b][h].x), "=f"(v[j][b][h].y), "=f"(v[j][b][h].z), "=f"(v[j][b][h].w)
-                         : "r"(base[c0 + j] + off + static_cast<uint32_t>((b * kOut + h * kHalf) * 4)));
+        for (int h = 0; h < 2; ++h)
+          asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                       : "=f"(v[j][h].x), "=f"(v[j][h].y), "=f"(v[j][h].z), "=f"(v[j][h].w)
+                       : "r"(base[c0 + j] + off + static_cast<uint32_t>(h * kHalf * 4)));
       }
 #pragma unroll
       for (int j = 0; j < kBatch; ++j) {
         if (c0 + j >= splits) break;
 #pragma unroll
-        for (int b = 0; b < NB; ++b)
+        for (int h = 0; h < 2; ++h) {
+          const float y[4] = {v[j][h].x, v[j][h].y, v[j][h].z, v[j][h].w};
 #pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const float y[4] = {v[j][b][h].x, v[j][b][h].y, v[j][b][h].z, v[j][b][h].w};
-#pragma unroll
-            for (int e = 0; e < 4; ++e) x[b][h][e] = c0 + j == 0 ? y[e] : x[b][h][e] + y[e];
-          }
+          for (int e = 0; e < 4; ++e) x[h][e] = c0 + j == 0 ? y[e] : x[h][e] + y[e];
+        }
       }
     }
 #pragma unroll
@@ -765,12 +757,7 @@ __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, fl
       if (n >= o.n) continue;
       __align__(8) __half out[4];
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        if constexpr (NB == 1)
-          out[e] = __float2half_rn(x[0][h][e] * scale);
-        else
-          out[e] = __float2half_rn(silu_mul_fast(x[0][h][e] * scale, x[1][h][e] * scale));
-      }
+      for (int e = 0; e < 4; ++e) out[e] = __float2half_rn(x[h][e] * scale);
       __half* dst = o.c + (l * o.m + m) * o.n + n;
       if (vectors && n + 4 <= o.n) {
         *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(out);

@@ -208,13 +208,45 @@ struct Kernel {
     __syncthreads();  // the stage buffers are free: the split-K exchange (or the next tile) may reuse them
   }
 
+  // A split tile's outputs (gemm, group_gemm; 3 or more ranks, or 2 not pushed) by output rows
+  // (PartialTile, sum_rows_out: docs/perf-notes.md P66), straight to C. The ring is free (main_loop
+  // drained it).
+  __device__ __forceinline__ static void reduce_rows(const float (&acc)[kRegs], uint8_t* smem, int splits,
+                                                     const OutView& out, const Tile& tile, int warp_w, int lane,
+                                                     int tid) {
+    static_assert(NB == 1, "gemm outputs");
+    using Part = PartialTile<kSlots>;
+    static_assert(Part::bytes(kTokens) <= kSmemBytes, "the partial tile fits in the ring");
+    const Part pt(smem, warp_w * 32, lane);
+#pragma unroll
+    for (int nt = 0; nt < 16; ++nt)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)  // rows g (registers 0, 1) and g + 8 (2, 3) of m16 tiles 0 and 1
+#pragma unroll
+        for (int mt = 0; mt < 2; ++mt) {
+          const float* x = &acc[(nt * 2 + mt) * 4 + 2 * h];
+          pt.block(8 * nt, 16 * mt + 8 * h, x[0], x[1]);
+        }
+    cluster_sync();
+    const int rank = static_cast<int>(sm90::cluster_rank());
+    sum_rows_out<kSlots, kThreads>(smem, splits, fp4::kRawScale, out, tile.l, tile.m0, tile.n0,
+                                   rank * kTokens / splits, (rank + 1) * kTokens / splits, tid);
+    // Every rank's partial tile stays until all have read it. Relaxed: a thread arrives after its
+    // loads' values are in its stores, so they are done, and with no fence it does not wait for its
+    // stores to C to drain either.
+    sm90::cluster_arrive_relaxed();
+    sm90::cluster_wait();
+  }
+
   // The tile's outputs from acc: the cluster's split-K reduction first where K is split. The ring
   // is free (main_loop drained it; splitk_reduce's last cluster barrier follows every remote read
   // of it), so the outputs go through it and out by whole rows in 16-byte stores (StagedTile,
   // docs/perf-notes.md P26, P30); a barrier at the end frees it for the next tile's loads.
   // red_bars: push_reduce2's two mbarriers where K is split in 2 and the reduction pushed (else unused).
-  // kSplit: K may be split (the data-parallel kernel; stream-K's tiles never are).
-  template <bool kSplit, class Sched>
+  // kRows: the reduction by output rows is compiled in (gemm and group_gemm's data-parallel kernels:
+  // stream-K's tiles are never split, and dual_gemm's data-parallel kernel, none of whose default
+  // plans splits K more than twice, ran 0.4-0.6 % slower with it: docs/perf-notes.md P66).
+  template <bool kRows, class Sched>
   __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
                                                   float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars) {
     using Staged = StagedTile<kSlots / NB>;
@@ -246,31 +278,10 @@ struct Kernel {
       st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * u0, 8 * u1, tid);
       __syncthreads();
     };
-    const int splits = kSplit ? static_cast<int>(sched.ts.splits) : 1;
+    const int splits = sched.ts.splits;
     const bool push = splits == 2 && sched.ts.push;
-    if (splits > 1 && !push && sched.ts.rows) {  // by output rows (sum_rows_out), docs/perf-notes.md P66
-      using Part = PartialTile<kSlots>;
-      static_assert(Part::bytes(kTokens) <= kSmemBytes, "the partial tile fits in the ring");
-      const Part pt(smem, warp_w * (NB == 1 ? 32 : 16), lane);
-#pragma unroll
-      for (int nt = 0; nt < 16; ++nt)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const float* x1 = &acc[(nt * 2) * 4 + 2 * h];
-          const float* x2 = &acc[(nt * 2 + 1) * 4 + 2 * h];
-          pt.block(8 * nt, 8 * h, x1[0], x1[1]);  // gemm: m16 tile 0; dual: x1 (B1 rows)
-          pt.block(8 * nt, (NB == 1 ? 16 : kSlots / 2) + 8 * h, x2[0], x2[1]);  // m16 tile 1; dual: x2
-        }
-      cluster_sync();
-      const int rank = static_cast<int>(sm90::cluster_rank());
-      sum_rows_out<NB, kSlots, kThreads>(smem, splits, fp4::kRawScale, out, tile.l, tile.m0, tile.n0,
-                                         rank * kTokens / splits, (rank + 1) * kTokens / splits, tid);
-      // Every rank's partial tile stays until all have read it. Relaxed: a thread arrives after its
-      // loads' values are in its stores, so they are done, and with no fence it does not wait for
-      // its stores to C to drain either.
-      sm90::cluster_arrive_relaxed();
-      sm90::cluster_wait();
-      return;
+    if constexpr (kRows) {
+      if (splits > 1 && !push && sched.ts.rows) return reduce_rows(acc, smem, splits, out, tile, warp_w, lane, tid);
     }
     if (push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
     reduce_split<kThreads, kRegs, kUnit, kSmemBytes, Staged::bytes(kTokens)>(acc, smem, splits, push,
@@ -308,7 +319,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     K::main_loop(sched, tokens, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane,
                  static_cast<int>(threadIdx.x));
     // The tile again rather than kept live through the main loop (registers are at the cap there).
-    K::template epilogue<true>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
+    K::template epilogue<NB == 1>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
   } else {
     const auto sync = [] { __syncthreads(); };
     WorkCursor cur = work_start(wp);
@@ -406,8 +417,8 @@ class MmaRunner final : public Runner {
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
     // NVFP4_TENSOR_CORE_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_TENSOR_CORE_PUSH", 0, 1, 1) == 1;
-    // NVFP4_TENSOR_CORE_ROWS=0|1 forces the other split-K reductions: pulled into the accumulators
-    // (splitk_reduce) or by output rows (sum_rows_out).
+    // NVFP4_TENSOR_CORE_ROWS=0|1 forces the other split-K reductions of gemm and group_gemm: pulled
+    // into the accumulators (splitk_reduce) or by output rows (sum_rows_out); dual_gemm always pulls.
     m_sched.ts.rows = forced_int("NVFP4_TENSOR_CORE_ROWS", 0, 1, 1) == 1;
     if (stream_k) {
       m_blocks = skp.sk.ctas;

@@ -157,7 +157,8 @@ TEST(Variants, PersistentGroupNarrowAndBalance) {
 }
 
 // `persistent` and `tensor-core` with the split-K reduction pulled (splitk_reduce) rather than
-// pushed (push_reduce2, the default runs above) or, `tensor-core`, by output rows (sum_rows_out).
+// pushed (push_reduce2, the default runs above) or, `tensor-core` gemm and group_gemm, by output
+// rows (sum_rows_out).
 TEST(Variants, PulledReduction) {
   const ScopedEnv e1("NVFP4_PERSISTENT_PUSH", "0"), e2("NVFP4_TENSOR_CORE_PUSH", "0"), e3("NVFP4_TENSOR_CORE_ROWS", "0");
   for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm}) {
@@ -216,7 +217,8 @@ TEST(Variants, TensorCoreEverySchedule) {
 }
 
 // `tensor-core` and `persistent` with every K-split count forced, data-parallel (the split-K
-// reduction pushed for 2 ranks; for 3 to 8 pulled, and by output rows as well for `tensor-core`;
+// reduction pushed for 2 ranks; for 3 to 8 pulled, and by output rows as well for `tensor-core`
+// gemm and group_gemm;
 // clusters of 3 to 8 fit on fewer SMs than clusters of 1 or 2), on shapes of at least 8 K steps per GEMM.
 TEST(Variants, EverySplitCount) {
   const struct {
