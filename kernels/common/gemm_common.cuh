@@ -715,73 +715,54 @@ __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, fl
   constexpr int kHalf = kCols / 2;  // a thread's second 4 outputs sit kHalf columns on
   constexpr int kVecs = kHalf / 4;  // threads per row
   constexpr int kBatch = 4;         // ranks whose loads are in flight together
-  constexpr int kTasks = 2;         // tasks (4 + 4 outputs) per thread whose loads are in flight together
   const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
   uint32_t base[kMaxClusterRanks];
 #pragma unroll
   for (int c = 0; c < kMaxClusterRanks; ++c) base[c] = sm90::cluster_map(local, static_cast<uint32_t>(c < splits ? c : 0));
   const bool vectors = (o.n % 4) == 0 && (reinterpret_cast<uintptr_t>(o.c) & 7) == 0;
-  const int tasks = (r1 - r0) * kVecs;
 #pragma unroll 1
-  for (int i0 = tid; i0 < tasks; i0 += kTasks * kThreads) {
-    bool live[kTasks];
-    int r[kTasks], c[kTasks];
-#pragma unroll
-    for (int t = 0; t < kTasks; ++t) {
-      const int i = i0 + t * kThreads;
-      r[t] = r0 + i / kVecs;
-      c[t] = (i % kVecs) * 4;
-      live[t] = i < tasks && m0 + r[t] < o.m && n0 + c[t] < o.n;
-    }
-    float x[kTasks][2][4] = {};  // [task][half][output]
+  for (int i = tid; i < (r1 - r0) * kVecs; i += kThreads) {
+    const int r = r0 + i / kVecs, c = (i % kVecs) * 4;
+    const int64_t m = m0 + r;
+    if (m >= o.m || n0 + c >= o.n) continue;
+    const uint32_t off = static_cast<uint32_t>((r * P::kPitch + c) * 4);
+    float x[2][4];  // [half][output]
 #pragma unroll
     for (int c0 = 0; c0 < kMaxClusterRanks; c0 += kBatch) {
       if (c0 >= splits) break;
-      float4 v[kBatch][kTasks][2] = {};
+      float4 v[kBatch][2];
 #pragma unroll
       for (int j = 0; j < kBatch; ++j) {
         if (c0 + j >= splits) break;
 #pragma unroll
-        for (int t = 0; t < kTasks; ++t) {
-          if (!live[t]) continue;
-          const uint32_t off = static_cast<uint32_t>((r[t] * P::kPitch + c[t]) * 4);
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-            asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
-                         : "=f"(v[j][t][h].x), "=f"(v[j][t][h].y), "=f"(v[j][t][h].z), "=f"(v[j][t][h].w)
-                         : "r"(base[c0 + j] + off + static_cast<uint32_t>(h * kHalf * 4)));
-        }
+        for (int h = 0; h < 2; ++h)
+          asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                       : "=f"(v[j][h].x), "=f"(v[j][h].y), "=f"(v[j][h].z), "=f"(v[j][h].w)
+                       : "r"(base[c0 + j] + off + static_cast<uint32_t>(h * kHalf * 4)));
       }
 #pragma unroll
       for (int j = 0; j < kBatch; ++j) {
         if (c0 + j >= splits) break;
 #pragma unroll
-        for (int t = 0; t < kTasks; ++t)
+        for (int h = 0; h < 2; ++h) {
+          const float y[4] = {v[j][h].x, v[j][h].y, v[j][h].z, v[j][h].w};
 #pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const float y[4] = {v[j][t][h].x, v[j][t][h].y, v[j][t][h].z, v[j][t][h].w};
-#pragma unroll
-            for (int e = 0; e < 4; ++e) x[t][h][e] = c0 + j == 0 ? y[e] : x[t][h][e] + y[e];
-          }
+          for (int e = 0; e < 4; ++e) x[h][e] = c0 + j == 0 ? y[e] : x[h][e] + y[e];
+        }
       }
     }
 #pragma unroll
-    for (int t = 0; t < kTasks; ++t) {
-      if (!live[t]) continue;
-      const int64_t m = m0 + r[t];
+    for (int h = 0; h < 2; ++h) {
+      const int64_t n = n0 + c + h * kHalf;
+      if (n >= o.n) continue;
+      __align__(8) __half out[4];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int64_t n = n0 + c[t] + h * kHalf;
-        if (n >= o.n) continue;
-        __align__(8) __half out[4];
-#pragma unroll
-        for (int e = 0; e < 4; ++e) out[e] = __float2half_rn(x[t][h][e] * scale);
-        __half* dst = o.c + (l * o.m + m) * o.n + n;
-        if (vectors && n + 4 <= o.n) {
-          *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(out);
-        } else {
-          for (int e = 0; e < 4 && n + e < o.n; ++e) dst[e] = out[e];
-        }
+      for (int e = 0; e < 4; ++e) out[e] = __float2half_rn(x[h][e] * scale);
+      __half* dst = o.c + (l * o.m + m) * o.n + n;
+      if (vectors && n + 4 <= o.n) {
+        *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(out);
+      } else {
+        for (int e = 0; e < 4 && n + e < o.n; ++e) dst[e] = out[e];
       }
     }
   }
