@@ -364,6 +364,15 @@ __device__ __forceinline__ void cluster_sync() {
 #endif
 }
 
+// The same barrier with a relaxed arrival: no release fence (a MEMBAR.ALL.GPU in every arriving
+// warp), for arrivals that publish nothing: after the last remote reads (their values used, so the
+// reads are done), or by threads that wrote nothing the cluster reads (docs/perf-notes.md P66).
+__device__ __forceinline__ void cluster_sync_relaxed() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\nbarrier.cluster.wait.aligned;" ::: "memory");
+#endif
+}
+
 template <int kThreads, int kRegs, int kUnit, class Epi>
 __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, int splits, int tid, Epi&& epi) {
   static_assert(kRegs % kUnit == 0 && kUnit % 4 == 0, "units of whole float4s");
@@ -436,7 +445,7 @@ __device__ __forceinline__ void splitk_reduce(float (&acc)[kRegs], float* red, i
         for (int c = 0; c < splits; ++c) add_remote(q, rank_base(c));
     }
   }
-  cluster_sync();
+  cluster_sync_relaxed();  // every rank's reads of this one are done (their values are summed)
   epi(acc, u0, u1);
 #else
   __trap();  // the host never splits K without clusters (splits_supported)

@@ -234,8 +234,7 @@ struct Kernel {
     // Every rank's partial tile stays until all have read it. Relaxed: a thread arrives after its
     // loads' values are in its stores, so they are done, and with no fence it does not wait for its
     // stores to C to drain either.
-    sm90::cluster_arrive_relaxed();
-    sm90::cluster_wait();
+    cluster_sync_relaxed();
   }
 
   // The tile's outputs from acc: the cluster's split-K reduction first where K is split. The ring

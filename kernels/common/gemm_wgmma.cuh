@@ -396,8 +396,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     __syncwarp();
     if (splits > 1) sm90::cluster_wait();
     if (splits > 1 && !(splits == 2 && sched.ts.push)) {  // splitk_reduce's two cluster barriers count every thread
-      cluster_sync();
-      cluster_sync();
+      cluster_sync_relaxed();  // the producer publishes nothing there
+      cluster_sync_relaxed();
     }
     return;
   }
