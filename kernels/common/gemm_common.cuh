@@ -136,9 +136,7 @@ struct TileShape {
   Divisor splits = 1;
   int issuers = 1;
   bool push = false;
-  // `tensor-core` gemm, group_gemm: 3 or more ranks (2 where not pushed) reduce by output rows
-  // (sum_rows_out): 1 pulled, 2 pushed where every rank owns whole blocks of 8 rows (4 or 8 ranks).
-  int rows = 0;
+  bool rows = false;  // `tensor-core` gemm, group_gemm: 3 or more ranks (2 where not pushed) reduce by output rows (sum_rows_out)
 };
 
 // Tile `local_tile` of GEMM `group`, K steps [k_begin, k_end).
@@ -718,24 +716,25 @@ struct PartialTile {
 // thread takes 4 outputs from each half of a row (columns c and kCols / 2 + c), so consecutive
 // threads read consecutive float4s (8 consecutive outputs per thread read every bank twice:
 // 8-rank reductions ran up to 9 us slower, P66), and writes 8-byte vectors.
-template <int kCols, int kThreads, class BaseOf>
-__device__ __forceinline__ void sum_rows_out(BaseOf base_of, int row0, int splits, float scale, const OutView& o,
-                                             int64_t l, int64_t m0, int64_t n0, int r0, int r1, int tid) {
+template <int kCols, int kThreads>
+__device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, float scale, const OutView& o, int64_t l,
+                                             int64_t m0, int64_t n0, int r0, int r1, int tid) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using P = PartialTile<kCols>;
   constexpr int kHalf = kCols / 2;  // a thread's second 4 outputs sit kHalf columns on
   constexpr int kVecs = kHalf / 4;  // threads per row
   constexpr int kBatch = 4;         // ranks whose loads are in flight together
+  const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
   uint32_t base[kMaxClusterRanks];
 #pragma unroll
-  for (int c = 0; c < kMaxClusterRanks; ++c) base[c] = base_of(c < splits ? c : 0);
+  for (int c = 0; c < kMaxClusterRanks; ++c) base[c] = sm90::cluster_map(local, static_cast<uint32_t>(c < splits ? c : 0));
   const bool vectors = (o.n % 4) == 0 && (reinterpret_cast<uintptr_t>(o.c) & 7) == 0;
 #pragma unroll 1
   for (int i = tid; i < (r1 - r0) * kVecs; i += kThreads) {
     const int r = r0 + i / kVecs, c = (i % kVecs) * 4;
     const int64_t m = m0 + r;
     if (m >= o.m || n0 + c >= o.n) continue;
-    const uint32_t off = static_cast<uint32_t>(((r - row0) * P::kPitch + c) * 4);
+    const uint32_t off = static_cast<uint32_t>((r * P::kPitch + c) * 4);
     float x[2][4];  // [half][output]
 #pragma unroll
     for (int c0 = 0; c0 < kMaxClusterRanks; c0 += kBatch) {
@@ -777,7 +776,7 @@ __device__ __forceinline__ void sum_rows_out(BaseOf base_of, int row0, int split
     }
   }
 #else
-  (void)base_of, (void)row0, (void)splits, (void)scale, (void)o, (void)l, (void)m0, (void)n0, (void)r0, (void)r1, (void)tid;
+  (void)tile, (void)splits, (void)scale, (void)o, (void)l, (void)m0, (void)n0, (void)r0, (void)r1, (void)tid;
   __trap();  // the host never splits K without clusters (splits_supported)
 #endif
 }

@@ -208,80 +208,15 @@ struct Kernel {
     __syncthreads();  // the stage buffers are free: the split-K exchange (or the next tile) may reuse them
   }
 
-  // Whether a launch of `splits` ranks reduces by output rows pushed (reduce_rows): every rank then
-  // owns whole blocks of 8 rows.
-  __device__ __forceinline__ static bool rows_pushed(int splits, int rows) {
-    return NB == 1 && rows == 2 && (splits == 4 || splits == 8);
-  }
-
   // A split tile's outputs (gemm, group_gemm; 3 or more ranks, or 2 not pushed) by output rows
-  // (PartialTile, sum_rows_out: docs/perf-notes.md P66, P68), straight to C. The ring is free
-  // (main_loop drained it).
-  //  - pulled: each rank writes its partial tile to its own ring, and after a cluster barrier sums
-  //    its rows over every rank's;
-  //  - pushed (rows_pushed): each rank writes the rows that rank c sums into slot `rank` of rank
-  //    c's ring with st.async, counted on c's `recv_full` (bars[0]), once c has said its ring is
-  //    free (bars[1], one arrival per peer); its own rows go to its own slot. No cluster barrier,
-  //    no fence.
-  __device__ __forceinline__ static void reduce_rows(const float (&acc)[kRegs], uint8_t* smem, int splits, int rows,
-                                                     uint64_t* bars, const OutView& out, const Tile& tile,
-                                                     int warp_w, int lane, int tid) {
+  // (PartialTile, sum_rows_out: docs/perf-notes.md P66), straight to C. The ring is free (main_loop
+  // drained it).
+  __device__ __forceinline__ static void reduce_rows(const float (&acc)[kRegs], uint8_t* smem, int splits,
+                                                     const OutView& out, const Tile& tile, int warp_w, int lane,
+                                                     int tid) {
     static_assert(NB == 1, "gemm outputs");
     using Part = PartialTile<kSlots>;
     static_assert(Part::bytes(kTokens) <= kSmemBytes, "the partial tile fits in the ring");
-    const int rank = static_cast<int>(sm90::cluster_rank());
-    const int r0 = rank * kTokens / splits, r1 = (rank + 1) * kTokens / splits;
-    const uint32_t local = sm90::smem_addr(smem);
-    if (rows_pushed(splits, rows)) {
-      const int per = kTokens / splits;  // rows per rank, whole blocks of 8
-      const uint32_t slot = static_cast<uint32_t>(per * Part::kPitch * 4);
-      uint64_t* recv_full = bars;
-      uint64_t* ready = bars + 1;
-      sm90::cluster_wait();  // the peers' barriers are initialised (mma_gemm_kernel)
-      if (tid == 0) {
-        sm90::mbar_arrive_expect_tx(recv_full, static_cast<uint32_t>((splits - 1) * per * kSlots * 4));
-        for (int c = 0; c < splits; ++c)
-          if (c != rank) sm90::mbar_arrive_remote(sm90::cluster_map(sm90::smem_addr(ready), static_cast<uint32_t>(c)));
-      }
-      sm90::mbar_wait(ready, 0);  // every peer's ring is free
-      // Lane (g, t): rows 8 nt + 2t, + 1 of column 32 w + 16 mt + 8 h + g (PartialTile's order).
-      const uint32_t lane_off =
-          static_cast<uint32_t>(((2 * (lane % 4)) * Part::kPitch + warp_w * 32 + lane / 4) * 4) + rank * slot;
-      const uint32_t bar_local = sm90::smem_addr(recv_full);
-#pragma unroll
-      for (int nt = 0; nt < 16; ++nt) {
-        const int dest = nt * splits / 16;
-        const uint32_t off = lane_off + static_cast<uint32_t>((8 * nt - dest * per) * Part::kPitch * 4);
-        if (dest == rank) {
-          float* p = reinterpret_cast<float*>(smem + off);
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int mt = 0; mt < 2; ++mt) {
-              const float* x = &acc[(nt * 2 + mt) * 4 + 2 * h];
-              p[16 * mt + 8 * h] = x[0];
-              p[Part::kPitch + 16 * mt + 8 * h] = x[1];
-            }
-        } else {
-          const uint32_t dst = sm90::cluster_map(local, static_cast<uint32_t>(dest)) + off;
-          const uint32_t bar = sm90::cluster_map(bar_local, static_cast<uint32_t>(dest));
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int mt = 0; mt < 2; ++mt) {
-              const float* x = &acc[(nt * 2 + mt) * 4 + 2 * h];
-              sm90::st_async_b32(dst + (16 * mt + 8 * h) * 4, x[0], bar);
-              sm90::st_async_b32(dst + (Part::kPitch + 16 * mt + 8 * h) * 4, x[1], bar);
-            }
-        }
-      }
-      sm90::mbar_wait(recv_full, 0);  // the peers' values for this rank's rows
-      __syncthreads();                // and this rank's own
-      const uint32_t own = sm90::cluster_map(local, static_cast<uint32_t>(rank));
-      sum_rows_out<kSlots, kThreads>([&](int c) { return own + static_cast<uint32_t>(c) * slot; }, r0, splits,
-                                     fp4::kRawScale, out, tile.l, tile.m0, tile.n0, r0, r1, tid);
-      return;
-    }
     const Part pt(smem, warp_w * 32, lane);
 #pragma unroll
     for (int nt = 0; nt < 16; ++nt)
@@ -293,8 +228,9 @@ struct Kernel {
           pt.block(8 * nt, 16 * mt + 8 * h, x[0], x[1]);
         }
     cluster_sync();
-    sum_rows_out<kSlots, kThreads>([&](int c) { return sm90::cluster_map(local, static_cast<uint32_t>(c)); }, 0, splits,
-                                   fp4::kRawScale, out, tile.l, tile.m0, tile.n0, r0, r1, tid);
+    const int rank = static_cast<int>(sm90::cluster_rank());
+    sum_rows_out<kSlots, kThreads>(smem, splits, fp4::kRawScale, out, tile.l, tile.m0, tile.n0,
+                                   rank * kTokens / splits, (rank + 1) * kTokens / splits, tid);
     // Every rank's partial tile stays until all have read it. Relaxed: a thread arrives after its
     // loads' values are in its stores, so they are done, and with no fence it does not wait for its
     // stores to C to drain either.
@@ -344,8 +280,7 @@ struct Kernel {
     const int splits = sched.ts.splits;
     const bool push = splits == 2 && sched.ts.push;
     if constexpr (kRows) {
-      if (splits > 1 && !push && sched.ts.rows)
-        return reduce_rows(acc, smem, splits, sched.ts.rows, red_bars, out, tile, warp_w, lane, tid);
+      if (splits > 1 && !push && sched.ts.rows) return reduce_rows(acc, smem, splits, out, tile, warp_w, lane, tid);
     }
     if (push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
     reduce_split<kThreads, kRegs, kUnit, kSmemBytes, Staged::bytes(kTokens)>(acc, smem, splits, push,
@@ -369,15 +304,12 @@ __global__ void __launch_bounds__(kThreads, 2)
     (void)wp;
     // push_reduce2's barriers (recv_full, peer_ready), initialised before the cluster's first
     // barrier phase, which every thread arrives at here and waits on before the reduction.
-    // reduce_rows' pushed form uses them too (recv_full, ready: one arrival per peer).
     __shared__ uint64_t red_bars[2];
-    const int splits = sched.ts.splits;
-    const bool rows_pushed = K::rows_pushed(splits, sched.ts.rows);
-    const bool push = (splits == 2 && sched.ts.push) || rows_pushed;
+    const bool push = sched.ts.splits == 2 && sched.ts.push;
     if (push) {
       if (threadIdx.x == 0) {
         sm90::mbar_init(&red_bars[0], 1);
-        sm90::mbar_init(&red_bars[1], rows_pushed ? splits - 1 : 1);
+        sm90::mbar_init(&red_bars[1], 1);
         sm90::mbar_init_fence();
       }
       __syncthreads();
@@ -486,7 +418,7 @@ class MmaRunner final : public Runner {
     m_sched.ts.push = forced_int("NVFP4_TENSOR_CORE_PUSH", 0, 1, 1) == 1;
     // NVFP4_TENSOR_CORE_ROWS=0|1 forces the other split-K reductions of gemm and group_gemm: pulled
     // into the accumulators (splitk_reduce) or by output rows (sum_rows_out); dual_gemm always pulls.
-    m_sched.ts.rows = forced_int("NVFP4_TENSOR_CORE_ROWS", 0, 2, 1);
+    m_sched.ts.rows = forced_int("NVFP4_TENSOR_CORE_ROWS", 0, 1, 1) == 1;
     if (stream_k) {
       m_blocks = skp.sk.ctas;
       m_work = StreamKWorkspace(skp.sk, kRegs * kThreads, stream);

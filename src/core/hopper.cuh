@@ -272,12 +272,6 @@ __device__ __forceinline__ void st_async_v4(uint32_t remote, float4 v, uint32_t 
                "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "r"(remote_bar)
                : "memory");
 }
-// The same for 4 bytes.
-__device__ __forceinline__ void st_async_b32(uint32_t remote, float v, uint32_t remote_bar) {
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];" ::"r"(remote),
-               "r"(__float_as_uint(v)), "r"(remote_bar)
-               : "memory");
-}
 // The cluster barrier in two halves, without memory ordering: every thread of the cluster arrives
 // once, then waits (e.g. mbarrier initialisation seen by the cluster before any remote use of it).
 __device__ __forceinline__ void cluster_arrive_relaxed() {
