@@ -725,7 +725,6 @@ __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, fl
   constexpr int kVecs = kHalf / 4;  // threads per row
   constexpr int kBatch = 4;         // ranks whose loads are in flight together
   const uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
-  const int self = static_cast<int>(sm90::cluster_rank());
   uint32_t base[kMaxClusterRanks];
 #pragma unroll
   for (int c = 0; c < kMaxClusterRanks; ++c) base[c] = sm90::cluster_map(local, static_cast<uint32_t>(c < splits ? c : 0));
@@ -745,17 +744,10 @@ __device__ __forceinline__ void sum_rows_out(const uint8_t* tile, int splits, fl
       for (int j = 0; j < kBatch; ++j) {
         if (c0 + j >= splits) break;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const uint32_t at = off + static_cast<uint32_t>(h * kHalf * 4);
-          if (c0 + j == self)  // this rank's own tile: a local load, off the cluster's network
-            asm volatile("ld.shared.v4.f32 {%0,%1,%2,%3}, [%4];"
-                         : "=f"(v[j][h].x), "=f"(v[j][h].y), "=f"(v[j][h].z), "=f"(v[j][h].w)
-                         : "r"(local + at));
-          else
-            asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
-                         : "=f"(v[j][h].x), "=f"(v[j][h].y), "=f"(v[j][h].z), "=f"(v[j][h].w)
-                         : "r"(base[c0 + j] + at));
-        }
+        for (int h = 0; h < 2; ++h)
+          asm volatile("ld.shared::cluster.v4.f32 {%0,%1,%2,%3}, [%4];"
+                       : "=f"(v[j][h].x), "=f"(v[j][h].y), "=f"(v[j][h].z), "=f"(v[j][h].w)
+                       : "r"(base[c0 + j] + off + static_cast<uint32_t>(h * kHalf * 4)));
       }
 #pragma unroll
       for (int j = 0; j < kBatch; ++j) {
