@@ -353,7 +353,9 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
 // count's units priced by occupancy_cost (a lone CTA's K step kLoneStep of a shared one; the launch
 // at the lone rate only where no SM gets two CTAs), plus the split-K reduction: kSplitSteps2 for 2
 // ranks (pushed), kSplitStepsMany for 3 or more (pulled: 4.5-7 us measured, about flat in the
-// rank count). Stream-K (P20): kPeerSteps per partial tile (64 KiB, read by its owner in 8
+// rank count; the reduction by output rows, P66, took ~1-1.5 us off that, but the price stays:
+// below ~2.3 steps gemm 128x7168x2048 would take 4 splits, measured slower than its 2, 23.4
+// against 22.8 us). Stream-K (P20): kPeerSteps per partial tile (64 KiB, read by its owner in 8
 // dependent rounds of L2 loads) an owner adds and kStoreSteps for the one a CTA writes, and its K
 // step costs kStreamKStep shared ones (4-8 % more SASS per step, and CTAs that walk K out of step
 // with each other).
