@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/case_data.hpp"
 #include "core/hopper.cuh"
@@ -630,27 +631,42 @@ struct TileStore {
   }
 };
 
-// The same blocks written to a tile in shared memory (FP16, rows = tokens, kCols output columns,
-// rows padded by 16 bytes so that lanes t = 0..3, rows 2t, land 8 banks apart), then copied to C
-// by whole rows: 16-byte vectors, consecutive threads along a row. For a CTA's last tile, whose
-// ring is free once every consumer is done with it: every consumer warp's 2-byte stores went
-// straight to C in 4 rows of 16 bytes per instruction, 3-16 us per tile in the P25 trace (the
-// 256-token tiles slowest), docs/perf-notes.md P26.
-template <int kCols>
-struct StagedTile {
-  static constexpr int kPitch = kCols + 8;  // halfs
-  static constexpr int kVecs = kCols / 8;   // 16-byte vectors per row
-  static_assert(kCols % 8 == 0, "whole vectors per row");
-  static constexpr int bytes(int rows) { return rows * kPitch * 2; }
-  __half* s;     // the tile
-  __half* lane;  // &s[2t][c0 + g]: this lane's first output, c0 the warp's first column
-  __device__ __forceinline__ StagedTile(uint8_t* smem, int c0, int lane_id)
-      : s(reinterpret_cast<__half*>(smem)), lane(s + 2 * (lane_id % 4) * kPitch + c0 + lane_id / 4) {}
-  // As TileStore::block.
+// TileStore's blocks written to a tile of T in shared memory (rows = tokens, kCols output
+// columns, rows padded by 16 bytes so that lanes t = 0..3, rows 2t, land 8 banks apart): FP16
+// rounded once (StagedTile) or FP32 as they are (PartialTile).
+template <int kCols, class T>
+struct LaneTile {
+  static constexpr int kPitch = kCols + 16 / static_cast<int>(sizeof(T));  // elements
+  static_assert(kCols % 8 == 0, "whole 16-byte vectors per row (FP16), per half row (FP32)");
+  static constexpr int bytes(int rows) { return rows * kPitch * static_cast<int>(sizeof(T)); }
+  T* s;     // the tile
+  T* lane;  // &s[2t][c0 + g]: this lane's first output, c0 the warp's first column
+  __device__ __forceinline__ LaneTile(uint8_t* smem, int c0, int lane_id)
+      : s(reinterpret_cast<T*>(smem)), lane(s + 2 * (lane_id % 4) * kPitch + c0 + lane_id / 4) {}
+  // As TileStore::block: rows dm + 2t (a) and + 1 (b) of column dn + g.
   __device__ __forceinline__ void block(int dm, int dn, float a, float b) const {
-    lane[dm * kPitch + dn] = __float2half_rn(a);
-    lane[(dm + 1) * kPitch + dn] = __float2half_rn(b);
+    lane[dm * kPitch + dn] = cvt(a);
+    lane[(dm + 1) * kPitch + dn] = cvt(b);
   }
+  __device__ __forceinline__ static T cvt(float x) {
+    if constexpr (std::is_same_v<T, __half>)
+      return __float2half_rn(x);
+    else
+      return x;
+  }
+};
+
+// The FP16 tile, then copied to C by whole rows: 16-byte vectors, consecutive threads along a row.
+// For a CTA's last tile, whose ring is free once every consumer is done with it: every consumer
+// warp's 2-byte stores went straight to C in 4 rows of 16 bytes per instruction, 3-16 us per tile
+// in the P25 trace (the 256-token tiles slowest), docs/perf-notes.md P26.
+template <int kCols>
+struct StagedTile : LaneTile<kCols, __half> {
+  using Base = LaneTile<kCols, __half>;
+  using Base::kPitch;
+  using Base::s;
+  static constexpr int kVecs = kCols / 8;  // 16-byte vectors per row
+  using Base::Base;
   // Rows [r0, r1) to C rows m0 + r, columns n0..n0 + kCols - 1 (those inside C), by kThreads
   // threads; after a barrier over them that follows every block().
   template <int kThreads>
@@ -696,19 +712,7 @@ struct StagedTile {
 // loads do not compete with them for registers.
 inline constexpr int kMaxClusterRanks = 8;  // the portable cluster size: the most K splits of a tile
 template <int kCols>
-struct PartialTile {
-  static constexpr int kPitch = kCols + 4;  // floats: lanes t = 0..3 (rows 2t) land 8 banks apart
-  static_assert(kCols % 8 == 0, "whole float4s per half row");
-  static constexpr int bytes(int rows) { return rows * kPitch * 4; }
-  float* lane;  // &tile[2t][c0 + g]
-  __device__ __forceinline__ PartialTile(uint8_t* smem, int c0, int lane_id)
-      : lane(reinterpret_cast<float*>(smem) + 2 * (lane_id % 4) * kPitch + c0 + lane_id / 4) {}
-  // As StagedTile::block, unrounded: rows dm + 2t (a) and + 1 (b) of column dn + g.
-  __device__ __forceinline__ void block(int dm, int dn, float a, float b) const {
-    lane[dm * kPitch + dn] = a;
-    lane[(dm + 1) * kPitch + dn] = b;
-  }
-};
+using PartialTile = LaneTile<kCols, float>;
 
 // Rows [r0, r1) of the cluster's PartialTile<kCols> (at `tile` in every rank's shared memory, after
 // a cluster barrier that follows every rank's block()), summed over ranks 0..splits-1 in that

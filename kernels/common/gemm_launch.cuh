@@ -18,7 +18,6 @@
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
-#include "balance.hpp"
 #include "gemm_common.cuh"
 
 namespace nvfp4::gemm {
@@ -267,12 +266,6 @@ std::vector<double> unit_steps(const LaunchPlan& lp, Scale&& scale) {
     }
   }
   return steps;
-}
-
-// The busiest CTA's K steps when CTA b of `blocks` takes units b, b + blocks, ... of a launch
-// planned as `lp`.
-inline int64_t data_parallel_steps(const LaunchPlan& lp, int blocks) {
-  return static_cast<int64_t>(round_robin_busiest(unit_steps(lp, [](const GemmEntry&, int64_t) { return 1.0; }), blocks));
 }
 
 // One of `allowed` forced by environment variable `env`, or "" where it is unset or empty (the
