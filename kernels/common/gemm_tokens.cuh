@@ -101,17 +101,24 @@ __device__ __forceinline__ TokenBlock fetch_token_block(const TokenJob& job, con
 // block of chunk first_chunk + i / 4: decoded, assembled in `stage` (shared memory, kThreads x 32
 // bytes) and written as kThreads x 32 bytes of contiguous output with 16-byte stores (the GEMMs'
 // token regions follow each other). Every thread of the CTA calls it (one __syncthreads inside).
-template <int kThreads>
-__device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t first_chunk, const TokenBlock& blk,
-                                                   uint4* stage) {
-  const int t = threadIdx.x & 3;
-  uint32_t h[8] = {};
+// A block's 16 values a*sa as 8 half2 in the decode order (zeros where the block is not live).
+__device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32_t (&h)[8]) {
+#pragma unroll
+  for (int i = 0; i < 8; ++i) h[i] = 0;
   if (blk.live) {
     fp4::decode_block16_raw(blk.packed, fp4::e4m3_to_half2_bcast(blk.scale), h);  // a*sa*2^-14, exact
     const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
     for (int i = 0; i < 8; ++i) h[i] = fp4::hmul2_u32(h[i], unraw);  // exact: a*sa, at most 2688
   }
+}
+
+template <int kThreads>
+__device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t first_chunk, const TokenBlock& blk,
+                                                   uint4* stage) {
+  const int t = threadIdx.x & 3;
+  uint32_t h[8];
+  decode_token_block(blk, h);
   // Fragment order within a chunk: k slots 16j + 2t (+1) hold h[2j], 16j + 8 + 2t (+1) h[2j+1],
   // for scale block t of the chunk.
   uint32_t* st = reinterpret_cast<uint32_t*>(stage) + (threadIdx.x >> 2) * 32;
@@ -155,6 +162,66 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
   store_token_chunks<kDecodeThreads>(job, first, blk, stage);
 }
 
+// ---- the pre-pass's work inside the `persistent` main launch (docs/perf-notes.md P71) ----
+// One GEMM (gemm, dual_gemm), data-parallel, every CTA of the launch resident at once (the host
+// checks): the consumer threads of every CTA decode an equal share of the token blocks straight
+// into the workspace (no staging: each thread stores its block's 8 words to their fragment-order
+// slots), the CTA counts itself on `arrivals` once its stores are done, and only the token copies
+// wait for the count to reach the launch's grid size; the weights' and scales' copies leave at
+// once. `arrivals` is never reset: launch n of a runner waits for n x gridDim.x (launches on one
+// stream run one after another, CUDA graphs replay it, ncu's replay restores it).
+struct TokenFuse {
+  uint32_t* out = nullptr;                 // the workspace, as words of two FP16
+  int64_t chunks = 0;                      // its kTokenChunk-element chunks
+  unsigned long long* arrivals = nullptr;  // null: the pre-pass launch decoded the tokens
+};
+
+// Thread `tid` of the grid's `threads` decoding threads: blocks tid, tid + threads, ... of e's
+// tokens, loaded kFuseBatch at a time before any is decoded (one DRAM round trip per batch).
+inline constexpr int kFuseBatch = 4;
+__device__ __forceinline__ void decode_token_share(const GemmEntry& e, const TokenFuse& f, int64_t tid,
+                                                   int64_t threads) {
+  const int64_t blocks = f.chunks * 4;
+  const int t = threadIdx.x & 3;  // == tid & 3: threads and the CTA's first thread are multiples of 4
+  for (int64_t b0 = tid; b0 < blocks; b0 += kFuseBatch * threads) {
+    TokenBlock blk[kFuseBatch];
+#pragma unroll
+    for (int i = 0; i < kFuseBatch; ++i)
+      if (b0 + i * threads < blocks) blk[i] = fetch_block_of(e, (b0 + i * threads) >> 2);
+#pragma unroll
+    for (int i = 0; i < kFuseBatch; ++i) {
+      const int64_t b = b0 + i * threads;
+      if (b >= blocks) break;
+      uint32_t h[8];
+      decode_token_block(blk[i], h);
+      // Fragment order (as store_token_chunks): word 8j + 4u + t of the chunk holds h[2j + u].
+      uint32_t* dst = f.out + (b >> 2) * (kTokenChunk / 2) + t;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        dst[8 * j] = h[2 * j];
+        dst[8 * j + 4] = h[2 * j + 1];
+      }
+    }
+  }
+}
+
+// After a barrier over the CTA's decoding threads (their stores done), one thread counts the CTA
+// and returns the count at which every CTA of this launch has: the next multiple of gridDim.x.
+__device__ __forceinline__ unsigned long long arrive_tokens(unsigned long long* arrivals) {
+  __threadfence();  // the CTA's stores (ordered before this thread by the barrier) before the count
+  const unsigned long long old = atomicAdd(arrivals, 1ull);
+  return (old / gridDim.x + 1) * gridDim.x;
+}
+// Spins until `arrivals` reaches `target`, then orders the copies this thread issues next (async
+// proxy) after what the count made visible (generic proxy).
+__device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, unsigned long long target) {
+  unsigned long long v;
+  do {
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(arrivals) : "memory");
+  } while (v < target);
+  asm volatile("fence.proxy.async.global;" ::: "memory");
+}
+
 // The prefetch runs of a launch planned as `lp` (prefetch_plan.hpp; K steps of kTokenChunk elements).
 inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
   std::vector<PrefetchGemm> gemms;
@@ -186,6 +253,7 @@ struct TokenWorkspace {
   int64_t chunks = 0;
   DeviceBuffer tokens;
   PrefetchPlan prefetch;
+  DeviceBuffer arrivals;  // fuse_into_main
   TokenWorkspace() = default;
   TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
       : table(lp.entries, stream),
@@ -197,6 +265,16 @@ struct TokenWorkspace {
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
   }
   TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data(), prefetch}; }
+  // The main launch decodes the tokens itself (TokenFuse): its arrival count, zeroed here (prepare).
+  void fuse_into_main(cudaStream_t stream) {
+    arrivals = DeviceBuffer(sizeof(unsigned long long));
+    CUDA_CHECK(cudaMemsetAsync(arrivals.get(), 0, arrivals.bytes(), stream));
+    prefetch = PrefetchPlan{};  // no pre-pass: nothing warms L2 (the weights' copies leave at entry)
+  }
+  bool fused() const { return arrivals.get() != nullptr; }
+  TokenFuse fuse() const {
+    return TokenFuse{reinterpret_cast<uint32_t*>(data()), chunks, arrivals.get<unsigned long long>()};
+  }
   // For a runner's plan(): "; the pre-pass prefetches each unit's first P K steps into L2 (X MB)" or "".
   std::string prefetch_text() const {
     if (prefetch.steps == 0) return "";

@@ -247,7 +247,8 @@ __host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int c
 template <int NB, int C, int T, class Sched>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table,
-                      const CUtensorMap* __restrict__ narrow_tok, const Sched sched, const WorkPlan wp) {
+                      const CUtensorMap* __restrict__ narrow_tok, const Sched sched, const WorkPlan wp,
+                      const TokenFuse fuse) {
 #if NVFP4_SM90A
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
@@ -267,6 +268,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // 2-rank split-K by pushing (push_reduce2): the peer's partial sums have landed / the peer's ring
   // is free for ours.
   __shared__ uint64_t recv_full, peer_ready;
+  // The tokens decoded in this launch (TokenFuse): this CTA's decode is stored and counted, and
+  // the count every CTA of the launch reaches.
+  __shared__ uint64_t tokens_counted;
+  __shared__ unsigned long long tokens_target;
+  constexpr bool kFusable = !std::is_same_v<Sched, GroupScheduler>;
   // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
   // offset added to smem_raw, not an integer round trip, keeps the pointer in the shared space
   // (LDS rather than generic loads).
@@ -282,6 +288,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     sm90::mbar_init(&recv_full, 1);
     sm90::mbar_init(&peer_ready, 1);
+    sm90::mbar_init(&tokens_counted, 1);
     sm90::mbar_init_fence();
   }
   __syncthreads();
@@ -309,6 +316,15 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         if (tok) sm90::tma_prefetch_desc(&maps.tok);
         if (w)
           for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
+      }
+      if constexpr (kFusable) {
+        if (tok && fuse.arrivals != nullptr) {  // every CTA's decode stored and counted (TokenFuse)
+          if (leader) {
+            sm90::mbar_wait(&tokens_counted, 0);
+            wait_tokens(fuse.arrivals, tokens_target);
+          }
+          __syncwarp();
+        }
       }
       const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
       // The stage and its `full` barrier as shared-memory addresses carried from step to step (the
@@ -406,6 +422,17 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   sm90::setmaxnreg_inc<Cf::kConsumerRegs>();
   const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  if constexpr (kFusable) {
+    if (fuse.arrivals != nullptr) {  // this CTA's share of the token pre-pass's work (TokenFuse)
+      decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid,
+                         int64_t{gridDim.x} * (kConsumers * 128));
+      asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");
+      if (ctid == 0) {
+        tokens_target = arrive_tokens(fuse.arrivals);
+        sm90::mbar_arrive(&tokens_counted);
+      }
+    }
+  }
   // The consumer's place in the ring, as shared-memory addresses that advance with the stage: its
   // `full` barrier (`empty` is kStages barriers on), the stage's token-tile descriptor (low word)
   // and the stage itself. Carried from step to step rather than derived from the stage index, so
@@ -565,6 +592,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   (void)narrow_tok;
   (void)sched;
   (void)wp;
+  (void)fuse;
   __trap();  // the host runs this variant only on compute capability 9.0 (unsupported())
 #endif
 }
@@ -768,15 +796,20 @@ class WgmmaRunner final : public Runner {
     } else {
       m_maps = maps.at(0);
     }
+    // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
+    // itself (TokenFuse, docs/perf-notes.md P71); NVFP4_PERSISTENT_TOKENS=fused|prepass forces it.
+    const std::string tokens = forced_choice("NVFP4_PERSISTENT_TOKENS", {"fused", "prepass"});
+    if (!kGrouped && !sp.stream_k && tokens != "prepass" && m_blocks <= resident(m_sched.ts.splits))
+      m_tokens.fuse_into_main(stream);
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +
-             m_tokens.prefetch_text();
+             (m_tokens.fused() ? "; the tokens decoded in the main launch" : m_tokens.prefetch_text());
     if (sp.narrow_units > 0 && m_tok == 128)
       m_plan += "; " + std::to_string(sp.narrow_units) + " units on narrower wgmmas (partly filled token tiles)" +
                 (sp.order.empty() ? "" : ", units handed out by cost");
   }
   void run(cudaStream_t stream) override {
-    m_tokens.decode(stream);
+    if (!m_tokens.fused()) m_tokens.decode(stream);
     if (m_tok == 256)
       launch<2, 256>(stream);
     else if (m_consumers == 3)
@@ -815,7 +848,18 @@ class WgmmaRunner final : public Runner {
   void launch(cudaStream_t stream) {
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
                      m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()),
-                     static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan);
+                     static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan,
+                     m_tokens.fused() ? m_tokens.fuse() : TokenFuse{});
+  }
+  // CTAs of the chosen shape's kernel resident at once in clusters of `cluster`.
+  int64_t resident(int cluster) const {
+    const auto of = [&](auto kernel, const auto& cf) {
+      using Cf = std::decay_t<decltype(cf)>;
+      return resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, cluster);
+    };
+    if (m_tok == 256) return of(wgmma_gemm_kernel<NB, 2, 256, Sched>, Cfg<2, 256>{});
+    if (m_consumers == 3) return of(wgmma_gemm_kernel<NB, 3, 128, Sched>, Cfg<3, 128>{});
+    return of(wgmma_gemm_kernel<NB, 2, 128, Sched>, Cfg<2, 128>{});
   }
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;
