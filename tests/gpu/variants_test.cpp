@@ -128,6 +128,59 @@ TEST(Variants, PersistentEveryIssuerCount) {
     }
 }
 
+// gemm and dual_gemm's `persistent` with the tokens decoded by the pre-pass launch in every CTA
+// shape (the default runs above decode them in the main launch where the plan allows:
+// TokenFuse, docs/perf-notes.md P71), and the fused decode forced in every CTA shape.
+TEST(Variants, PersistentTokenModes) {
+  for (const char* tokens : {"prepass", "fused"})
+    for (const char* cta : {"2x128", "3x128", "2x256"}) {
+      SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_TOKENS={} NVFP4_PERSISTENT_CTA={}", tokens, cta));
+      const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", tokens), e2("NVFP4_PERSISTENT_CTA", cta);
+      for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "persistent");
+    }
+}
+
+// One `persistent` runner launched again and again with the tokens changed in between (every
+// e2m1 sign flipped): each launch must wait for its own launch's decode (TokenFuse's count is
+// never reset), so each output matches the reference of the tokens it ran on.
+TEST(Variants, PersistentFusedTokensRelaunch) {
+  const DeviceInfo dev = query_device(0);
+  const VariantInfo* v = nullptr;
+  for (Problem p : {Problem::gemm, Problem::dual_gemm}) {
+    for (const VariantInfo* x : variants_for(p))
+      if (x->name == "persistent") v = x;
+    ASSERT_NE(v, nullptr);
+    const Shape shape = parse_shape(p, p == Problem::gemm ? "256x1024x2048x2" : "128x512x1024");
+    if (!v->unsupported(dev, shape).empty()) GTEST_SKIP() << v->unsupported(dev, shape);
+    Stream stream;
+    DeviceReference reference(dev);
+    CaseData data(p, shape, Dist::gpumode, 7, stream.get());
+    const ScopedEnv e("NVFP4_PERSISTENT_TOKENS", "fused");
+    auto runner = v->prepare(data.view(), stream.get());
+    ASSERT_NE(runner->plan().find("decoded in the main launch"), std::string::npos) << runner->plan();
+    const GemmOperands& op = data.view().groups[0];
+    const size_t a_bytes = static_cast<size_t>(op.a.l * op.a.rows * op.a.k / 2);
+    std::vector<uint8_t> a(a_bytes);
+    for (int launch = 0; launch < 4; ++launch) {
+      SCOPED_TRACE(fmt::format("{} launch {}", to_string(p), launch));
+      if (launch > 0) {  // flip every token's sign: the outputs change with every launch
+        CUDA_CHECK(cudaMemcpy(a.data(), op.a.data, a_bytes, cudaMemcpyDeviceToHost));
+        for (uint8_t& byte : a) byte ^= 0x88;
+        CUDA_CHECK(cudaMemcpy(const_cast<uint8_t*>(op.a.data), a.data(), a_bytes, cudaMemcpyHostToDevice));
+      }
+      const ReferenceOutput ref = reference.compute(data.view(), stream.get(), false);
+      data.poison_outputs(stream.get());
+      runner->run(stream.get());
+      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+      stream.sync();
+      CheckResult check;
+      verify_group(to_host(op.c, op.dims.l * op.dims.m * op.dims.n), ref.groups[0], op.dims, 0, Tolerance{}, check,
+                   ref.bounds.empty() ? nullptr : &ref.bounds[0]);
+      EXPECT_TRUE(check.passed()) << check.mismatches << " mismatches";
+    }
+  }
+}
+
 // group_gemm's `persistent` with its issuing threads in one shared loop and in a loop per role
 // (role_loops, docs/perf-notes.md P39), whichever the plan would pick, under both schedules.
 TEST(Variants, PersistentGroupRoleLoops) {
@@ -192,6 +245,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number"},
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256"},
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"},
+             {"NVFP4_PERSISTENT_TOKENS", "inline", "fused or prepass"},
              {"NVFP4_PERSISTENT_SPLITS", "9", "from 0 to 8"},
              {"NVFP4_PERSISTENT_SPLITS", "5", "more splits than the fewest K steps"}};
   for (const auto& b : bad) {
