@@ -110,7 +110,7 @@ struct Kernel {
   // chunks of 16 bytes (8 per thread), weights 128 slots x 2 chunks (2 per thread), and the
   // weights' blocked scales, whose 4 values per row and 64-element chunk are contiguous (one
   // 4-byte copy per thread).
-  __device__ __forceinline__ static void load_stage(uint8_t* st, const Sources& src, int ks) {
+  __device__ __forceinline__ static void load_tokens(uint8_t* st, const Sources& src, int ks) {
     const int tid = threadIdx.x;
     const uint8_t* tok = src.tok + ks * (kBK * 2);
 #pragma unroll
@@ -118,9 +118,16 @@ struct Kernel {
       const int row = (tid >> 3) + 16 * q, ch = tid & 7;
       cp_async16(st + row * 128 + ((ch ^ (row & 7)) << 4), tok + q * src.tok_q_stride);
     }
+  }
+  __device__ __forceinline__ static void load_weights(uint8_t* st, const Sources& src, int ks) {
+    const int tid = threadIdx.x;
 #pragma unroll
     for (int h = 0; h < 2; ++h) cp_async16(st + kTokBytes + (tid + kThreads * h) * 16, src.w[h] + ks * (kBK / 2));
     cp_async4(st + kTokBytes + kWBytes + tid * 4, src.sf + int64_t{ks} * 512);
+  }
+  __device__ __forceinline__ static void load_stage(uint8_t* st, const Sources& src, int ks) {
+    load_tokens(st, src, ks);
+    load_weights(st, src, ks);
   }
 
   __device__ __forceinline__ static void compute_stage(const uint8_t* st, float (&acc)[kRegs], int warp_w, int lane) {
@@ -178,9 +185,13 @@ struct Kernel {
   // read by the caller: inside the stream-K kernel's loop over tiles it is read with an asm
   // volatile, which the compiler cannot hoist, or it keeps the thread's offsets live through the
   // main loop (the dual_gemm kernel, at 255 registers, spilled one).
-  template <class Sched>
+  // fused_tokens (TokenFuse, docs/perf-notes.md P71), when not null: the first stages' weights are
+  // copied first, then fused_tokens() (the CTA's share of the token decode, counted, and the wait
+  // for every CTA's), then their tokens.
+  template <class Sched, class Fused = std::nullptr_t>
   __device__ __forceinline__ static void main_loop(const Sched& sched, const __half* tokens, const Tile& tile,
-                                                   uint8_t* smem, float (&acc)[kRegs], int warp_w, int lane, int tid) {
+                                                   uint8_t* smem, float (&acc)[kRegs], int warp_w, int lane, int tid,
+                                                   Fused&& fused_tokens = nullptr) {
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
     int steps, k0;
@@ -191,10 +202,22 @@ struct Kernel {
       k0 = tile.k_step_begin;
       src = sources(e.args, tokens + e.tok_offset, e.m_pad, tile, tid);
     }
+    if constexpr (std::is_same_v<std::decay_t<Fused>, std::nullptr_t>) {
 #pragma unroll
-    for (int s = 0; s < kStages - 1; ++s) {
-      if (s < steps) load_stage(smem + s * kStageBytes, src, k0 + s);
-      cp_async_commit();
+      for (int s = 0; s < kStages - 1; ++s) {
+        if (s < steps) load_stage(smem + s * kStageBytes, src, k0 + s);
+        cp_async_commit();
+      }
+    } else {
+#pragma unroll
+      for (int s = 0; s < kStages - 1; ++s)
+        if (s < steps) load_weights(smem + s * kStageBytes, src, k0 + s);
+      fused_tokens();
+#pragma unroll
+      for (int s = 0; s < kStages - 1; ++s) {  // group 0 carries every first stage's weights
+        if (s < steps) load_tokens(smem + s * kStageBytes, src, k0 + s);
+        cp_async_commit();
+      }
     }
     for (int it = 0; it < steps; ++it) {
       cp_async_wait<kStages - 2>();
@@ -293,9 +316,11 @@ struct Kernel {
 // tiles (gemm_common.cuh WorkPlan, stream_k.hpp), the ring filled afresh per tile. Two
 // instantiations rather than one loop for both: inside the loop over tiles ptxas no longer keeps
 // the ring's addresses out of the K loop (428 -> 462 SASS instructions per K step).
-template <int NB, class Sched, bool kStreamK>
+// kFused (gemm, data-parallel): the main launch decodes the tokens itself (TokenFuse); a kernel of its
+// own, since both main loops in one kernel made ptxas spill.
+template <int NB, class Sched, bool kStreamK, bool kFused = false>
 __global__ void __launch_bounds__(kThreads, 2)
-    mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp) {
+    mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp, const TokenFuse fuse) {
   extern __shared__ __align__(128) uint8_t smem[];
   using K = Kernel<NB>;
   const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -315,11 +340,24 @@ __global__ void __launch_bounds__(kThreads, 2)
       __syncthreads();
       sm90::cluster_arrive_relaxed();
     }
-    K::main_loop(sched, tokens, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane,
-                 static_cast<int>(threadIdx.x));
+    const Tile tile = sched.at(static_cast<int>(blockIdx.x));
+    if constexpr (kFused) {  // this CTA's share of the token pre-pass's work (TokenFuse)
+      static_assert(fusable_tokens<NB, Sched>(), "gemm's kernel only");
+      K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), [&] {
+        decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * kThreads + threadIdx.x,
+                           int64_t{gridDim.x} * kThreads);
+        __syncthreads();
+        if (threadIdx.x == 0) wait_tokens_generic(fuse.arrivals, arrive_tokens(fuse.arrivals));
+        __syncthreads();  // every thread's token copies after the wait (cp.async: the generic proxy)
+      });
+    } else {
+      (void)fuse;
+      K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x));
+    }
     // The tile again rather than kept live through the main loop (registers are at the cap there).
     K::template epilogue<NB == 1>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
   } else {
+    (void)fuse;
     const auto sync = [] { __syncthreads(); };
     WorkCursor cur = work_start(wp);
     Tile first;
@@ -428,18 +466,37 @@ class MmaRunner final : public Runner {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
     }
-    m_plan = work_text(lp, stream_k, m_blocks) + m_tokens.prefetch_text();
+    // gemm, data-parallel, the whole grid resident, each thread's share one batch of loads: the main
+    // launch decodes the tokens itself (TokenFuse, docs/perf-notes.md P71, as `persistent`);
+    // NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it (fused: wherever the kernel and plan allow).
+    const std::string tokens = forced_choice("NVFP4_TENSOR_CORE_TOKENS", {"fused", "prepass"});
+    const bool one_batch = m_tokens.chunks * 4 <= m_blocks * kThreads * kFuseBatch;
+    if (fusable_tokens<NB, Sched>() && !stream_k && (tokens == "fused" || (tokens.empty() && one_batch)) &&
+        m_blocks <= resident_ctas(fused_kernel(), kThreads, kSmemBytes, m_sched.ts.splits))
+      m_tokens.fuse_into_main(stream);
+    m_plan = work_text(lp, stream_k, m_blocks) +
+             (m_tokens.fused() ? "; the tokens decoded in the main launch" : m_tokens.prefetch_text());
   }
   void run(cudaStream_t stream) override {
-    m_tokens.decode(stream);
     const bool stream_k = m_work.plan.sk.ctas > 0;
-    launch_clustered(stream_k ? mma_gemm_kernel<NB, Sched, true> : mma_gemm_kernel<NB, Sched, false>, m_blocks,
-                     kThreads, kSmemBytes, m_sched.ts.splits, stream, static_cast<const __half*>(m_tokens.data()),
-                     m_sched, m_work.plan);
+    auto kernel = stream_k ? mma_gemm_kernel<NB, Sched, true> : mma_gemm_kernel<NB, Sched, false>;
+    if constexpr (fusable_tokens<NB, Sched>())
+      if (m_tokens.fused()) kernel = mma_gemm_kernel<NB, Sched, false, true>;
+    if (!m_tokens.fused()) m_tokens.decode(stream);
+    launch_clustered(kernel, m_blocks, kThreads, kSmemBytes, m_sched.ts.splits, stream,
+                     static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan,
+                     m_tokens.fused() ? m_tokens.fuse() : TokenFuse{});
   }
   std::string plan() const override { return m_plan; }
 
  private:
+  // The kernel that decodes the tokens itself (gemm's; the others never run it).
+  static auto fused_kernel() {
+    if constexpr (fusable_tokens<NB, Sched>())
+      return mma_gemm_kernel<NB, Sched, false, true>;
+    else
+      return mma_gemm_kernel<NB, Sched, false>;
+  }
   TokenWorkspace m_tokens;
   Sched m_sched;
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)

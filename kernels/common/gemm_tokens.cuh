@@ -212,14 +212,26 @@ __device__ __forceinline__ unsigned long long arrive_tokens(unsigned long long* 
   const unsigned long long old = atomicAdd(arrivals, 1ull);
   return (old / gridDim.x + 1) * gridDim.x;
 }
-// Spins until `arrivals` reaches `target`, then orders the copies this thread issues next (async
-// proxy) after what the count made visible (generic proxy).
-__device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, unsigned long long target) {
+// Spins until `arrivals` reaches `target` (acquire: what the count made visible is seen by this
+// thread's later loads and cp.async copies, and by the CTA's after a barrier).
+__device__ __forceinline__ void wait_tokens_generic(const unsigned long long* arrivals, unsigned long long target) {
   unsigned long long v;
   do {
     asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(arrivals) : "memory");
   } while (v < target);
+}
+// The same for a thread that issues TMA copies next: they read through the async proxy.
+__device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, unsigned long long target) {
+  wait_tokens_generic(arrivals, target);
   asm volatile("fence.proxy.async.global;" ::: "memory");
+}
+
+// The kernels that can decode the tokens in their main launch: gemm's (NB = 1, one GEMM). Compiled
+// into dual_gemm's `persistent` kernels, the (unused) code slowed them by up to 13 % (P71);
+// group_gemm keeps the pre-pass too.
+template <int NB, class Sched>
+constexpr bool fusable_tokens() {
+  return NB == 1 && std::is_same_v<Sched, SingleScheduler>;
 }
 
 // The prefetch runs of a launch planned as `lp` (prefetch_plan.hpp; K steps of kTokenChunk elements).

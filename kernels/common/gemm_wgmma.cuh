@@ -272,7 +272,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // the count every CTA of the launch reaches.
   __shared__ uint64_t tokens_counted;
   __shared__ unsigned long long tokens_target;
-  constexpr bool kFusable = !std::is_same_v<Sched, GroupScheduler>;
+  constexpr bool kFusable = fusable_tokens<NB, Sched>();
   // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
   // offset added to smem_raw, not an integer round trip, keeps the pointer in the shared space
   // (LDS rather than generic loads).
@@ -288,7 +288,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     sm90::mbar_init(&recv_full, 1);
     sm90::mbar_init(&peer_ready, 1);
-    sm90::mbar_init(&tokens_counted, 1);
+    if constexpr (kFusable) sm90::mbar_init(&tokens_counted, 1);
     sm90::mbar_init_fence();
   }
   __syncthreads();
@@ -798,8 +798,14 @@ class WgmmaRunner final : public Runner {
     }
     // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
     // itself (TokenFuse, docs/perf-notes.md P71); NVFP4_PERSISTENT_TOKENS=fused|prepass forces it.
+    // Where the consumers' share is more than one batch of loads (kFuseBatch blocks per thread) the
+    // pre-pass launch is faster (P71: gemm 128x7168x16384, two batches, +1.3 %); `fused` forces it
+    // there too (measuring).
     const std::string tokens = forced_choice("NVFP4_PERSISTENT_TOKENS", {"fused", "prepass"});
-    if (!kGrouped && !sp.stream_k && tokens != "prepass" && m_blocks <= resident(m_sched.ts.splits))
+    const int64_t decoders = int64_t{m_blocks} * m_consumers * 128;
+    const bool one_batch = m_tokens.chunks * 4 <= decoders * kFuseBatch;
+    if (fusable_tokens<NB, Sched>() && !sp.stream_k && (tokens == "fused" || (tokens.empty() && one_batch)) &&
+        m_blocks <= resident(m_sched.ts.splits))
       m_tokens.fuse_into_main(stream);
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +

@@ -128,41 +128,49 @@ TEST(Variants, PersistentEveryIssuerCount) {
     }
 }
 
-// gemm and dual_gemm's `persistent` with the tokens decoded by the pre-pass launch in every CTA
-// shape (the default runs above decode them in the main launch where the plan allows:
-// TokenFuse, docs/perf-notes.md P71), and the fused decode forced in every CTA shape.
-TEST(Variants, PersistentTokenModes) {
-  for (const char* tokens : {"prepass", "fused"})
+// gemm's `persistent` and `tensor-core` with the tokens decoded by the pre-pass launch (and, for
+// `persistent`, in every CTA shape), and with the decode in the main launch forced wherever the
+// plan allows it (TokenFuse, docs/perf-notes.md P71: several batches per thread on the long-K edge
+// shapes; the default runs above fuse where one batch suffices). dual_gemm keeps the pre-pass
+// whatever the knobs say.
+TEST(Variants, TokenModes) {
+  for (const char* tokens : {"prepass", "fused"}) {
     for (const char* cta : {"2x128", "3x128", "2x256"}) {
       SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_TOKENS={} NVFP4_PERSISTENT_CTA={}", tokens, cta));
       const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", tokens), e2("NVFP4_PERSISTENT_CTA", cta);
       for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "persistent");
     }
+    SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_TOKENS={}", tokens));
+    const ScopedEnv e("NVFP4_TENSOR_CORE_TOKENS", tokens);
+    check_all_variants(Problem::gemm, test_cases(Problem::gemm), "tensor-core");
+  }
 }
 
-// One `persistent` runner launched again and again with the tokens changed in between (every
-// e2m1 sign flipped): each launch must wait for its own launch's decode (TokenFuse's count is
-// never reset), so each output matches the reference of the tokens it ran on.
-TEST(Variants, PersistentFusedTokensRelaunch) {
+// One runner launched again and again with the tokens changed in between (every e2m1 sign
+// flipped): each launch must wait for its own launch's decode (TokenFuse's count is never reset),
+// so each output matches the reference of the tokens it ran on.
+TEST(Variants, FusedTokensRelaunch) {
   const DeviceInfo dev = query_device(0);
-  const VariantInfo* v = nullptr;
-  for (Problem p : {Problem::gemm, Problem::dual_gemm}) {
+  const Problem p = Problem::gemm;
+  const Shape shape = parse_shape(p, "256x1024x2048x2");
+  for (const char* name : {"persistent", "tensor-core"}) {
+    SCOPED_TRACE(name);
+    const VariantInfo* v = nullptr;
     for (const VariantInfo* x : variants_for(p))
-      if (x->name == "persistent") v = x;
+      if (x->name == name) v = x;
     ASSERT_NE(v, nullptr);
-    const Shape shape = parse_shape(p, p == Problem::gemm ? "256x1024x2048x2" : "128x512x1024");
-    if (!v->unsupported(dev, shape).empty()) GTEST_SKIP() << v->unsupported(dev, shape);
+    if (!v->unsupported(dev, shape).empty()) continue;  // `persistent` needs sm_90a
     Stream stream;
     DeviceReference reference(dev);
     CaseData data(p, shape, Dist::gpumode, 7, stream.get());
-    const ScopedEnv e("NVFP4_PERSISTENT_TOKENS", "fused");
+    const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "fused"), e2("NVFP4_TENSOR_CORE_TOKENS", "fused");
     auto runner = v->prepare(data.view(), stream.get());
     ASSERT_NE(runner->plan().find("decoded in the main launch"), std::string::npos) << runner->plan();
     const GemmOperands& op = data.view().groups[0];
     const size_t a_bytes = static_cast<size_t>(op.a.l * op.a.rows * op.a.k / 2);
     std::vector<uint8_t> a(a_bytes);
     for (int launch = 0; launch < 4; ++launch) {
-      SCOPED_TRACE(fmt::format("{} launch {}", to_string(p), launch));
+      SCOPED_TRACE(fmt::format("launch {}", launch));
       if (launch > 0) {  // flip every token's sign: the outputs change with every launch
         CUDA_CHECK(cudaMemcpy(a.data(), op.a.data, a_bytes, cudaMemcpyDeviceToHost));
         for (uint8_t& byte : a) byte ^= 0x88;
