@@ -316,8 +316,13 @@ struct Kernel {
 // tiles (gemm_common.cuh WorkPlan, stream_k.hpp), the ring filled afresh per tile. Two
 // instantiations rather than one loop for both: inside the loop over tiles ptxas no longer keeps
 // the ring's addresses out of the K loop (428 -> 462 SASS instructions per K step).
-// kFused (gemm, data-parallel): the main launch decodes the tokens itself (TokenFuse); a kernel of its
-// own, since both main loops in one kernel made ptxas spill.
+// kFused (gemm and dual_gemm, data-parallel): the main launch decodes the tokens itself (TokenFuse);
+// a kernel of its own, since both main loops in one kernel made ptxas spill (and so the unfused
+// kernel stays as it was).
+template <class Sched>
+constexpr bool fused_kernel_exists() {
+  return std::is_same_v<Sched, SingleScheduler>;
+}
 template <int NB, class Sched, bool kStreamK, bool kFused = false>
 __global__ void __launch_bounds__(kThreads, 2)
     mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp, const TokenFuse fuse) {
@@ -342,7 +347,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
     const Tile tile = sched.at(static_cast<int>(blockIdx.x));
     if constexpr (kFused) {  // this CTA's share of the token pre-pass's work (TokenFuse)
-      static_assert(fusable_tokens<NB, Sched>(), "gemm's kernel only");
+      static_assert(fused_kernel_exists<Sched>(), "gemm and dual_gemm only");
       K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), [&] {
         decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * kThreads + threadIdx.x,
                            int64_t{gridDim.x} * kThreads);
@@ -466,12 +471,12 @@ class MmaRunner final : public Runner {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
     }
-    // gemm, data-parallel, the whole grid resident, each thread's share one batch of loads: the main
+    // gemm and dual_gemm, data-parallel, the whole grid resident, each thread's share one batch of loads: the main
     // launch decodes the tokens itself (TokenFuse, docs/perf-notes.md P71, as `persistent`);
     // NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it (fused: wherever the kernel and plan allow).
     const std::string tokens = forced_choice("NVFP4_TENSOR_CORE_TOKENS", {"fused", "prepass"});
     const bool one_batch = m_tokens.chunks * 4 <= m_blocks * kThreads * kFuseBatch;
-    if (fusable_tokens<NB, Sched>() && !stream_k && (tokens == "fused" || (tokens.empty() && one_batch)) &&
+    if (fused_kernel_exists<Sched>() && !stream_k && (tokens == "fused" || (tokens.empty() && one_batch)) &&
         m_blocks <= resident_ctas(fused_kernel(), kThreads, kSmemBytes, m_sched.ts.splits))
       m_tokens.fuse_into_main(stream);
     m_plan = work_text(lp, stream_k, m_blocks) +
@@ -480,7 +485,7 @@ class MmaRunner final : public Runner {
   void run(cudaStream_t stream) override {
     const bool stream_k = m_work.plan.sk.ctas > 0;
     auto kernel = stream_k ? mma_gemm_kernel<NB, Sched, true> : mma_gemm_kernel<NB, Sched, false>;
-    if constexpr (fusable_tokens<NB, Sched>())
+    if constexpr (fused_kernel_exists<Sched>())
       if (m_tokens.fused()) kernel = mma_gemm_kernel<NB, Sched, false, true>;
     if (!m_tokens.fused()) m_tokens.decode(stream);
     launch_clustered(kernel, m_blocks, kThreads, kSmemBytes, m_sched.ts.splits, stream,
@@ -490,9 +495,9 @@ class MmaRunner final : public Runner {
   std::string plan() const override { return m_plan; }
 
  private:
-  // The kernel that decodes the tokens itself (gemm's; the others never run it).
+  // The kernel that decodes the tokens itself (gemm's and dual_gemm's; group_gemm never runs it).
   static auto fused_kernel() {
-    if constexpr (fusable_tokens<NB, Sched>())
+    if constexpr (fused_kernel_exists<Sched>())
       return mma_gemm_kernel<NB, Sched, false, true>;
     else
       return mma_gemm_kernel<NB, Sched, false>;

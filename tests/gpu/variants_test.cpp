@@ -128,11 +128,11 @@ TEST(Variants, PersistentEveryIssuerCount) {
     }
 }
 
-// gemm's `persistent` and `tensor-core` with the tokens decoded by the pre-pass launch (and, for
+// `persistent` and `tensor-core` with the tokens decoded by the pre-pass launch (and, for
 // `persistent`, in every CTA shape), and with the decode in the main launch forced wherever the
 // plan allows it (TokenFuse, docs/perf-notes.md P71: several batches per thread on the long-K edge
-// shapes; the default runs above fuse where one batch suffices). dual_gemm keeps the pre-pass
-// whatever the knobs say.
+// shapes; the default runs above fuse where one batch suffices): gemm for both, dual_gemm for
+// `tensor-core` (`persistent` dual_gemm keeps the pre-pass whatever the knob says).
 TEST(Variants, TokenModes) {
   for (const char* tokens : {"prepass", "fused"}) {
     for (const char* cta : {"2x128", "3x128", "2x256"}) {
@@ -142,7 +142,7 @@ TEST(Variants, TokenModes) {
     }
     SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_TOKENS={}", tokens));
     const ScopedEnv e("NVFP4_TENSOR_CORE_TOKENS", tokens);
-    check_all_variants(Problem::gemm, test_cases(Problem::gemm), "tensor-core");
+    for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "tensor-core");
   }
 }
 
