@@ -5,7 +5,9 @@
 //
 // Two launches per call, both timed:
 //   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 in a workspace, each 64-element
-//      chunk in "fragment order" (below); ldmatrix then feeds the tokens to the MMA.
+//      chunk in "fragment order" (below); ldmatrix then feeds the tokens to the MMA. gemm and
+//      dual_gemm plans whose grid is resident and whose threads' share is one batch of loads skip
+//      it: a kernel of their own does that work first (TokenFuse, gemm_tokens.cuh; P71).
 //   2. mma_gemm: CTA tile = 128 weight slots (MMA M side; gemm: 128 B rows, dual: 64 rows of B1
 //      and the same 64 of B2) x 128 tokens (MMA N side), K step 64, 4-stage cp.async ring of
 //      {tokens FP16 16 KB, packed weights 4 KB, weight scales 512 B (blocked layout: 4 contiguous
