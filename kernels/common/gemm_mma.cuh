@@ -473,26 +473,22 @@ class MmaRunner final : public Runner {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
     }
-    // gemm and dual_gemm, data-parallel, the whole grid resident, each thread's share one batch of loads: the main
-    // launch decodes the tokens itself (TokenFuse, docs/perf-notes.md P71, as `persistent`);
-    // NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it (fused: wherever the kernel and plan allow).
-    const std::string tokens = forced_choice("NVFP4_TENSOR_CORE_TOKENS", {"fused", "prepass"});
-    const bool one_batch = m_tokens.chunks * 4 <= m_blocks * kThreads * kFuseBatch;
-    if (fused_kernel_exists<Sched>() && !stream_k && (tokens == "fused" || (tokens.empty() && one_batch)) &&
-        m_blocks <= resident_ctas(fused_kernel(), kThreads, kSmemBytes, m_sched.ts.splits))
+    // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
+    // itself (TokenFuse, docs/perf-notes.md P71, as `persistent`) where TokenWorkspace::wants_fused
+    // says so; NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it.
+    if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * kThreads) && fused_kernel_exists<Sched>() &&
+        !stream_k && m_blocks <= resident_ctas(fused_kernel(), kThreads, kSmemBytes, m_sched.ts.splits))
       m_tokens.fuse_into_main(stream);
-    m_plan = work_text(lp, stream_k, m_blocks) +
-             (m_tokens.fused() ? "; the tokens decoded in the main launch" : m_tokens.prefetch_text());
+    m_plan = work_text(lp, stream_k, m_blocks) + m_tokens.plan_text();
   }
   void run(cudaStream_t stream) override {
     const bool stream_k = m_work.plan.sk.ctas > 0;
-    auto kernel = stream_k ? mma_gemm_kernel<NB, Sched, true> : mma_gemm_kernel<NB, Sched, false>;
-    if constexpr (fused_kernel_exists<Sched>())
-      if (m_tokens.fused()) kernel = mma_gemm_kernel<NB, Sched, false, true>;
-    if (!m_tokens.fused()) m_tokens.decode(stream);
+    const auto kernel = m_tokens.fused() ? fused_kernel()
+                        : stream_k        ? mma_gemm_kernel<NB, Sched, true>
+                                          : mma_gemm_kernel<NB, Sched, false>;
+    m_tokens.decode(stream);
     launch_clustered(kernel, m_blocks, kThreads, kSmemBytes, m_sched.ts.splits, stream,
-                     static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan,
-                     m_tokens.fused() ? m_tokens.fuse() : TokenFuse{});
+                     static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan, m_tokens.fuse());
   }
   std::string plan() const override { return m_plan; }
 

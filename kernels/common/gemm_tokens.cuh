@@ -97,10 +97,6 @@ __device__ __forceinline__ TokenBlock fetch_token_block(const TokenJob& job, con
   return fetch_block_of(job.entries[g], chunk);
 }
 
-// kThreads threads write chunks [first_chunk, first_chunk + kThreads / 4), thread i holding the
-// block of chunk first_chunk + i / 4: decoded, assembled in `stage` (shared memory, kThreads x 32
-// bytes) and written as kThreads x 32 bytes of contiguous output with 16-byte stores (the GEMMs'
-// token regions follow each other). Every thread of the CTA calls it (one __syncthreads inside).
 // A block's 16 values a*sa as 8 half2 in the decode order (zeros where the block is not live).
 __device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32_t (&h)[8]) {
 #pragma unroll
@@ -113,6 +109,10 @@ __device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32
   }
 }
 
+// kThreads threads write chunks [first_chunk, first_chunk + kThreads / 4), thread i holding the
+// block of chunk first_chunk + i / 4: decoded, assembled in `stage` (shared memory, kThreads x 32
+// bytes) and written as kThreads x 32 bytes of contiguous output with 16-byte stores (the GEMMs'
+// token regions follow each other). Every thread of the CTA calls it (one __syncthreads inside).
 template <int kThreads>
 __device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t first_chunk, const TokenBlock& blk,
                                                    uint4* stage) {
@@ -162,9 +162,10 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
   store_token_chunks<kDecodeThreads>(job, first, blk, stage);
 }
 
-// ---- the pre-pass's work inside the `persistent` main launch (docs/perf-notes.md P71) ----
-// One GEMM (gemm, dual_gemm), data-parallel, every CTA of the launch resident at once (the host
-// checks): the consumer threads of every CTA decode an equal share of the token blocks straight
+// ---- the pre-pass's work inside the main launch (docs/perf-notes.md P71) ----
+// One GEMM (`persistent` gemm, `tensor-core` gemm and dual_gemm), data-parallel, every CTA of the
+// launch resident at once (the host checks): the decoding threads of every CTA (`persistent`: its
+// consumers) decode an equal share of the token blocks straight
 // into the workspace (no staging: each thread stores its block's 8 words to their fragment-order
 // slots), the CTA counts itself on `arrivals` once its stores are done, and only the token copies
 // wait for the count to reach the launch's grid size; the weights' and scales' copies leave at
@@ -226,14 +227,6 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
   asm volatile("fence.proxy.async.global;" ::: "memory");
 }
 
-// The kernels that can decode the tokens in their main launch: gemm's (NB = 1, one GEMM). Compiled
-// into dual_gemm's `persistent` kernels, the (unused) code slowed them by up to 13 % (P71);
-// group_gemm keeps the pre-pass too.
-template <int NB, class Sched>
-constexpr bool fusable_tokens() {
-  return NB == 1 && std::is_same_v<Sched, SingleScheduler>;
-}
-
 // The prefetch runs of a launch planned as `lp` (prefetch_plan.hpp; K steps of kTokenChunk elements).
 inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
   std::vector<PrefetchGemm> gemms;
@@ -277,6 +270,15 @@ struct TokenWorkspace {
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
   }
   TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data(), prefetch}; }
+  // Whether a launch whose `decoders` threads can share the decode should do it (TokenFuse): as
+  // `env` forces (fused|prepass, checked on every call so a bad value never passes), else where
+  // each thread's share is one batch of loads (two batches or a batch of 8 measured slower than
+  // the pre-pass launch: P71, P72). The runner still checks that its kernel can and its grid is
+  // resident.
+  bool wants_fused(const char* env, int64_t decoders) const {
+    const std::string forced = forced_choice(env, {"fused", "prepass"});
+    return forced.empty() ? chunks * 4 <= decoders * kFuseBatch : forced == "fused";
+  }
   // The main launch decodes the tokens itself (TokenFuse): its arrival count, zeroed here (prepare).
   void fuse_into_main(cudaStream_t stream) {
     arrivals = DeviceBuffer(sizeof(unsigned long long));
@@ -284,18 +286,25 @@ struct TokenWorkspace {
     prefetch = PrefetchPlan{};  // no pre-pass: nothing warms L2 (the weights' copies leave at entry)
   }
   bool fused() const { return arrivals.get() != nullptr; }
+  // The main launch's TokenFuse parameter (arrivals null: the pre-pass launch decoded the tokens).
   TokenFuse fuse() const {
+    if (!fused()) return TokenFuse{};
     return TokenFuse{reinterpret_cast<uint32_t*>(data()), chunks, arrivals.get<unsigned long long>()};
   }
-  // For a runner's plan(): "; the pre-pass prefetches each unit's first P K steps into L2 (X MB)" or "".
-  std::string prefetch_text() const {
+  // For a runner's plan(): "; the tokens decoded in the main launch", "; the pre-pass prefetches
+  // each unit's first P K steps into L2 (X MB)" or "".
+  std::string plan_text() const {
+    if (fused()) return "; the tokens decoded in the main launch";
     if (prefetch.steps == 0) return "";
     char mb[32];
     std::snprintf(mb, sizeof mb, "%.1f", static_cast<double>(prefetch.bytes) / (1 << 20));
     return "; the pre-pass prefetches each unit's first " + std::to_string(prefetch.steps) + " K step" +
            (prefetch.steps == 1 ? "" : "s") + " into L2 (" + mb + " MB)";
   }
-  void decode(cudaStream_t stream) const { decode_tokens(job(), stream); }
+  // The pre-pass launch; none where the main launch decodes the tokens (fuse_into_main).
+  void decode(cudaStream_t stream) const {
+    if (!fused()) decode_tokens(job(), stream);
+  }
   __half* data() const { return tokens.get<__half>(); }
 };
 

@@ -244,6 +244,14 @@ __host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int c
   return 128;
 }
 
+// The `persistent` kernels that can decode the tokens in their main launch (TokenFuse): gemm's.
+// Compiled into dual_gemm's kernels, the (unused) code slowed them by up to 13 % (P71); group_gemm
+// keeps the pre-pass too.
+template <int NB, class Sched>
+constexpr bool fusable_tokens() {
+  return NB == 1 && std::is_same_v<Sched, SingleScheduler>;
+}
+
 // Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
 // (group_gemm; group g's descriptors at table[g] in global memory).
 template <int NB, int C, int T, class Sched>
@@ -655,6 +663,7 @@ struct ShapePlan {
   double cost = 0;
   std::vector<int> order;  // group_gemm: the units handed out by cost (GroupScheduler::order), or empty
   int narrow_units = 0;    // group_gemm: units on a narrow wgmma
+  bool one_wave = false;   // every CTA resident at once (a forced split count may break it)
 };
 
 // Every unit's cost in full K steps, in the scheduler's order: its K steps, scaled by kStep64 /
@@ -710,6 +719,8 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
     sp.blocks = skp.sk.ctas;
     sp.cost = skp.cost;
   }
+  sp.one_wave = sp.blocks <= (splits > 1 && !sp.stream_k ? resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, splits)
+                                                          : resident);
   return sp;
 }
 
@@ -798,26 +809,21 @@ class WgmmaRunner final : public Runner {
     } else {
       m_maps = maps.at(0);
     }
-    // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
-    // itself (TokenFuse, docs/perf-notes.md P71); NVFP4_PERSISTENT_TOKENS=fused|prepass forces it.
-    // Where the consumers' share is more than one batch of loads (kFuseBatch blocks per thread) the
-    // pre-pass launch is faster (P71: gemm 128x7168x16384, two batches, +1.3 %); `fused` forces it
-    // there too (measuring).
-    const std::string tokens = forced_choice("NVFP4_PERSISTENT_TOKENS", {"fused", "prepass"});
-    const int64_t decoders = int64_t{m_blocks} * m_consumers * 128;
-    const bool one_batch = m_tokens.chunks * 4 <= decoders * kFuseBatch;
-    if (fusable_tokens<NB, Sched>() && !sp.stream_k && (tokens == "fused" || (tokens.empty() && one_batch)) &&
-        m_blocks <= resident(m_sched.ts.splits))
+    // gemm, data-parallel, the whole grid resident: the consumers of the main launch decode the
+    // tokens (TokenFuse, docs/perf-notes.md P71) where TokenWorkspace::wants_fused says so;
+    // NVFP4_PERSISTENT_TOKENS=fused|prepass forces it.
+    if (m_tokens.wants_fused("NVFP4_PERSISTENT_TOKENS", int64_t{m_blocks} * m_consumers * 128) &&
+        fusable_tokens<NB, Sched>() && !sp.stream_k && sp.one_wave)
       m_tokens.fuse_into_main(stream);
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +
-             (m_tokens.fused() ? "; the tokens decoded in the main launch" : m_tokens.prefetch_text());
+             m_tokens.plan_text();
     if (sp.narrow_units > 0 && m_tok == 128)
       m_plan += "; " + std::to_string(sp.narrow_units) + " units on narrower wgmmas (partly filled token tiles)" +
                 (sp.order.empty() ? "" : ", units handed out by cost");
   }
   void run(cudaStream_t stream) override {
-    if (!m_tokens.fused()) m_tokens.decode(stream);
+    m_tokens.decode(stream);
     if (m_tok == 256)
       launch<2, 256>(stream);
     else if (m_consumers == 3)
@@ -857,17 +863,7 @@ class WgmmaRunner final : public Runner {
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
                      m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()),
                      static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan,
-                     m_tokens.fused() ? m_tokens.fuse() : TokenFuse{});
-  }
-  // CTAs of the chosen shape's kernel resident at once in clusters of `cluster`.
-  int64_t resident(int cluster) const {
-    const auto of = [&](auto kernel, const auto& cf) {
-      using Cf = std::decay_t<decltype(cf)>;
-      return resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, cluster);
-    };
-    if (m_tok == 256) return of(wgmma_gemm_kernel<NB, 2, 256, Sched>, Cfg<2, 256>{});
-    if (m_consumers == 3) return of(wgmma_gemm_kernel<NB, 3, 128, Sched>, Cfg<3, 128>{});
-    return of(wgmma_gemm_kernel<NB, 2, 128, Sched>, Cfg<2, 128>{});
+                     m_tokens.fuse());
   }
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;
