@@ -20,6 +20,17 @@ using namespace nvfp4;
 
 namespace {
 
+// The case's outputs (every group) against the reference.
+CheckResult check_outputs(const CaseData& data, const ReferenceOutput& ref) {
+  CheckResult check;
+  for (size_t g = 0; g < data.view().groups.size(); ++g) {
+    const GemmOperands& op = data.view().groups[g];
+    verify_group(to_host(op.c, op.dims.l * op.dims.m * op.dims.n), ref.groups[g], op.dims, static_cast<int64_t>(g),
+                 Tolerance{}, check, ref.bounds.empty() ? nullptr : &ref.bounds[g]);
+  }
+  return check;
+}
+
 // `only`: one variant's name, or every variant when empty.
 void check_all_variants(Problem p, const std::vector<CaseSpec>& cases, const std::string& only = "") {
   const DeviceInfo dev = query_device(0);
@@ -40,12 +51,7 @@ void check_all_variants(Problem p, const std::vector<CaseSpec>& cases, const std
         runner->run(stream.get());
         ASSERT_EQ(cudaGetLastError(), cudaSuccess) << what;
         stream.sync();
-        CheckResult check;
-        for (size_t g = 0; g < data.view().groups.size(); ++g) {
-          const GemmOperands& op = data.view().groups[g];
-          verify_group(to_host(op.c, op.dims.l * op.dims.m * op.dims.n), ref.groups[g], op.dims,
-                       static_cast<int64_t>(g), Tolerance{}, check, ref.bounds.empty() ? nullptr : &ref.bounds[g]);
-        }
+        const CheckResult check = check_outputs(data, ref);
         if (check.passed()) {
           ++ran;
         } else {
@@ -181,9 +187,7 @@ TEST(Variants, FusedTokensRelaunch) {
       runner->run(stream.get());
       ASSERT_EQ(cudaGetLastError(), cudaSuccess);
       stream.sync();
-      CheckResult check;
-      verify_group(to_host(op.c, op.dims.l * op.dims.m * op.dims.n), ref.groups[0], op.dims, 0, Tolerance{}, check,
-                   ref.bounds.empty() ? nullptr : &ref.bounds[0]);
+      const CheckResult check = check_outputs(data, ref);
       EXPECT_TRUE(check.passed()) << check.mismatches << " mismatches";
     }
   }
