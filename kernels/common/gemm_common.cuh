@@ -225,7 +225,8 @@ struct WorkPlan {
   StreamK sk;
   float* partials = nullptr;
   unsigned* flags = nullptr;
-  int slot_floats = 0;
+  int slot_floats = 0;  // data-parallel split-K through L2 (global_split_reduce): `partials` holds a
+                        // slot per unit, then a 64-bit count per tile
 };
 
 // The CTA's place in its work: the next unit (data-parallel) or K-step iteration (stream-K). The
@@ -342,6 +343,69 @@ __device__ __forceinline__ void add_partials(float (&acc)[kRegs], const WorkPlan
       }
     }
   }
+}
+
+// ---- split-K reduction through L2, no cluster (docs/perf-notes.md P73) ----
+// A data-parallel launch with one unit per CTA, every CTA resident at once (the host checks), the
+// `splits` ranks of a tile being consecutive CTAs: rank r sums the units [u0, u1) of the
+// accumulators (kUnit consecutive registers each) that splitk_reduce would give it. Each rank
+// writes the units the others sum to its slot of wp.partials (float4 [q][tid]: coalesced, L2 only),
+// counts itself on its tile's counter after a barrier and a GPU-scope fence, waits until all ranks
+// of this launch have (the counter is never reset: launch n waits for n x splits), then adds its
+// peers' values for its share to its own, peer by peer in rank order (deterministic: the same order
+// whichever rank finishes first) and hands the share to `epi(acc, u0, u1)`. No cluster, so the split count is
+// bounded by the SMs alone, not by where clusters fit (clusters of 3 to 8 use 124 of an H100's 132
+// SMs). kThreads threads (tid 0 .. kThreads - 1, those holding accumulators) call it together;
+// `sync()` is a barrier over exactly them.
+template <int kThreads, int kRegs, int kUnit, class Sync, class Epi>
+__device__ __forceinline__ void global_split_reduce(float (&acc)[kRegs], const WorkPlan& wp, const Divisor& splits,
+                                                    int tid, Sync&& sync, Epi&& epi) {
+  static_assert(kRegs % kUnit == 0 && kUnit % 4 == 0, "units of whole float4s");
+  constexpr int kUnits = kRegs / kUnit;
+  const int s = splits;
+  if (s == 1) {
+    epi(acc, 0, kUnits);
+    return;
+  }
+  const int b = static_cast<int>(blockIdx.x), tile = splits.div(b), rank = b - tile * s;
+  const int u0 = rank * kUnits / s, u1 = (rank + 1) * kUnits / s;
+  const int64_t slot4 = wp.slot_floats / 4;  // float4s per slot
+  float4* const first = reinterpret_cast<float4*>(wp.partials) + int64_t{b - rank} * slot4 + tid;  // rank 0's
+  float4* const mine = first + int64_t{rank} * slot4;
+#pragma unroll
+  for (int q = 0; q < kRegs / 4; ++q) {
+    const int u = q * 4 / kUnit;
+    if (u >= u0 && u < u1) continue;
+    __stcg(mine + q * kThreads, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+  }
+  sync();
+  if (tid == 0) {
+    __threadfence();  // the CTA's stores (ordered before this thread by the barrier) before the count
+    unsigned long long* const count =
+        reinterpret_cast<unsigned long long*>(wp.partials + int64_t{wp.units} * wp.slot_floats) + tile;
+    const unsigned long long target = (atomicAdd(count, 1ull) / s + 1) * s;
+    unsigned long long v;
+    do {
+      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(count) : "memory");
+    } while (v < target);
+  }
+  sync();  // every peer's slot written and visible (the acquire above, then the barrier)
+#pragma unroll 1
+  for (int c = 0; c < s; ++c) {
+    if (c == rank) continue;
+    const float4* const peer = first + int64_t{c} * slot4;
+#pragma unroll
+    for (int q = 0; q < kRegs / 4; ++q) {
+      const int u = q * 4 / kUnit;
+      if (u < u0 || u >= u1) continue;
+      const float4 v = __ldcg(peer + q * kThreads);
+      acc[4 * q] += v.x;
+      acc[4 * q + 1] += v.y;
+      acc[4 * q + 2] += v.z;
+      acc[4 * q + 3] += v.w;
+    }
+  }
+  epi(acc, u0, u1);
 }
 
 // ---- split-K reduction over a cluster ----

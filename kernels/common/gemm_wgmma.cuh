@@ -84,7 +84,13 @@ inline constexpr int kUnit = 8;         // split-K share unit: two n8 blocks (x1
 // splits than as 2 x 128 unsplit, where 10 had the model pick the latter).
 inline constexpr double kThreeStep = 1.49;
 inline constexpr double kWideStep = 1.87;
+// With 3 or more ranks the cluster reduction is pulled (splitk_reduce), and a gemm launch may send
+// its partial sums through L2 instead (global_split_reduce), which needs no cluster placement
+// (P73, H100: through L2 ~1.9 us slower than the pushed 2-rank reduction, ~0.2 us faster than the
+// pulled 3-rank one; the P29 probe put the pulled reduction ~2 us above the pushed one).
 inline constexpr double kSplitSteps = 3.0;
+inline constexpr double kPulledSplitSteps = 9.0;
+inline constexpr double kGlobalSplitSteps = 8.5;
 // Stream-K (P18, measured on an H100, docs/perf-notes.md P18 outcome): a partial tile of 2 x 128
 // accumulators (64 KiB) read from L2 by its owner ~ 3 K steps, written by its CTA ~ 1; and a
 // stream-K K step costs kStreamKStep data-parallel ones: its CTAs walk K out of step with each
@@ -254,7 +260,9 @@ constexpr bool fusable_tokens() {
 
 // Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
 // (group_gemm; group g's descriptors at table[g] in global memory).
-template <int NB, int C, int T, class Sched>
+// kGlobal: a data-parallel split-K launch without clusters, its partial sums through L2
+// (global_split_reduce; `persistent` gemm, docs/perf-notes.md P73).
+template <int NB, int C, int T, class Sched, bool kGlobal = false>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table,
                       const CUtensorMap* __restrict__ narrow_tok, const Sched sched, const WorkPlan wp,
@@ -289,6 +297,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   uint8_t* ring = smem_raw + ((1024u - (sm90::smem_addr(smem_raw) & 1023u)) & 1023u);
   const int warpgroup = threadIdx.x / 128;
   const int splits = sched.ts.splits;
+  constexpr bool kClusters = !kGlobal;  // a split tile's ranks are one cluster
 
   const int issuers = sched.ts.issuers;
   if (threadIdx.x == 0) {
@@ -304,7 +313,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   __syncthreads();
   // With a split, the cluster's barriers must be initialised before any CTA uses a peer's: every
   // thread arrives here and waits before its first remote access (or before it exits).
-  if (splits > 1) sm90::cluster_arrive_relaxed();
+  if (kClusters && splits > 1) sm90::cluster_arrive_relaxed();
 
   if (warpgroup == 0) {  // ---- producer ----
     sm90::setmaxnreg_dec<Cf::kProducerRegs>();
@@ -420,8 +429,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if (!issued) issue(role == 0, issuers == 1 || role == 1, issuers == 1 || role == issuers - 1);
     }
     __syncwarp();
-    if (splits > 1) sm90::cluster_wait();
-    if (splits > 1 && !(splits == 2 && sched.ts.push)) {  // splitk_reduce's two cluster barriers count every thread
+    if (kClusters && splits > 1) sm90::cluster_wait();
+    if (kClusters && splits > 1 && !(splits == 2 && sched.ts.push)) {  // splitk_reduce's two cluster barriers count every thread
       cluster_sync_relaxed();  // the producer publishes nothing there
       cluster_sync_relaxed();
     }
@@ -591,10 +600,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           },
           u0, u0 + kRegs / kUnit / 2);
     };
-    if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
-    reduce_split<kConsumers * 128, kRegs, kUnit, kStages * kStageBytes,
-                 StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(
-        acc, ring, splits, sched.ts.push, &recv_full, &peer_ready, ctid, epilogue, epilogue_own);
+    if constexpr (kGlobal) {
+      global_split_reduce<kConsumers * 128, kRegs, kUnit>(acc, wp, sched.ts.splits, ctid, consumers_sync, epilogue);
+    } else {
+      if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
+      reduce_split<kConsumers * 128, kRegs, kUnit, kStages * kStageBytes,
+                   StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(
+          acc, ring, splits, sched.ts.push, &recv_full, &peer_ready, ctid, epilogue, epilogue_own);
+    }
   }
 #else
   (void)maps;
@@ -649,8 +662,9 @@ inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* ba
 // One CTA shape's launch over a case: the plan (tiles, one-wave split count), how its work is
 // shared out, and the model cost the runner compares, in K steps of (2 consumers, 128 tokens):
 //   data-parallel: the busiest CTA's K steps x the measured time of one K step of this CTA shape
-//     relative to (2, 128), plus kSplitSteps for a split-K launch (H100, docs/perf-notes.md
-//     P5/P7/P17) (grouped launches: before P18, the K steps of all units spread evenly);
+//     relative to (2, 128), plus the split-K reduction's price: kSplitSteps for 2 ranks (pushed),
+//     kPulledSplitSteps for more (H100, docs/perf-notes.md P5/P7/P17, P34, P73) (grouped
+//     launches: before P18, the K steps of all units spread evenly);
 //   stream-K: the busiest CTA's K steps x kStreamKStep, plus kPeerSteps per partial tile it adds
 //     and kStoreSteps for one it writes (both scaled by the accumulator tile's size).
 // `sched` forces one: "data", "stream-k", or empty for the cheaper.
@@ -664,6 +678,7 @@ struct ShapePlan {
   std::vector<int> order;  // group_gemm: the units handed out by cost (GroupScheduler::order), or empty
   int narrow_units = 0;    // group_gemm: units on a narrow wgmma
   bool one_wave = false;   // every CTA resident at once (a forced split count may break it)
+  bool global = false;     // split-K without clusters, the partial sums through L2 (P73)
 };
 
 // Every unit's cost in full K steps, in the scheduler's order: its K steps, scaled by kStep64 /
@@ -676,21 +691,26 @@ inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int cons
   });
 }
 
-template <int NB, int C, int T, class Sched>
+//   kGlobal (data-parallel only): the split count bounded by the resident CTAs, not by where
+//     clusters fit, and kGlobalSplitSteps for the reduction through L2 (P73).
+template <int NB, int C, int T, class Sched, bool kGlobal = false>
 ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sched, int narrow = 0,
                      bool balance = false) {
   using Cf = Cfg<C, T>;
-  auto kernel = wgmma_gemm_kernel<NB, C, T, Sched>;
+  auto kernel = wgmma_gemm_kernel<NB, C, T, Sched, kGlobal>;
   ShapePlan sp;
   sp.consumers = C;
   sp.tokens = T;
   sp.slots = Cf::kSlots;
   sp.slot_floats = Cf::kRegs * C * 128;
+  sp.global = kGlobal;
   sp.lp = plan_launch(kernel, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T, Cf::kSlots / NB, kBK, 4);
-  force_splits(sp.lp, "NVFP4_PERSISTENT_SPLITS");
   const int64_t resident = resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, 1);
+  if (kGlobal)
+    sp.lp.ts.splits = choose_splits(sp.lp.tiles, min_k_steps(sp.lp), [&](int) { return resident; });
+  force_splits(sp.lp, "NVFP4_PERSISTENT_SPLITS");
   StreamKPlan skp;
-  if (sched != "data") {
+  if (sched != "data" && !kGlobal) {
     const double tile_scale = static_cast<double>(C * T) / (2 * 128);
     skp = plan_stream_k(sp.lp, resident, step_time * kStreamKStep, kPeerSteps * tile_scale, kStoreSteps * tile_scale,
                         "NVFP4_PERSISTENT_SK_CTAS");
@@ -710,7 +730,10 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
       sp.order = std::move(b.order);
     }
   }
-  sp.cost = busiest * step_time + (splits > 1 ? kSplitSteps : 0.0);
+  sp.cost = busiest * step_time + (splits == 1   ? 0.0
+                                   : kGlobal     ? kGlobalSplitSteps
+                                   : splits == 2 ? kSplitSteps  // pushed (unless forced pulled, for measuring)
+                                                 : kPulledSplitSteps);
   if (skp.sk.ctas > 0 && (skp.cost < sp.cost || sched == "stream-k")) {
     sp.order.clear();
     sp.stream_k = true;
@@ -719,8 +742,11 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
     sp.blocks = skp.sk.ctas;
     sp.cost = skp.cost;
   }
-  sp.one_wave = sp.blocks <= (splits > 1 && !sp.stream_k ? resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, splits)
-                                                          : resident);
+  sp.one_wave = sp.blocks <= (splits > 1 && !sp.stream_k && !kGlobal
+                                  ? resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, splits)
+                                  : resident);
+  // The ranks of a tile wait for each other: every CTA must be resident at once.
+  if (kGlobal && !sp.one_wave) sp.cost = 1e300;
   return sp;
 }
 
@@ -761,7 +787,27 @@ class WgmmaRunner final : public Runner {
           plan_shape<NB, 2, 256, Sched>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9, sched);
       if (wide.cost < best.cost) best = wide;
     }
+    // gemm: 2 x 128 with its split-K partial sums through L2 instead of a cluster, where the
+    // model prices it below the clustered plans (P73); NVFP4_PERSISTENT_REDUCE=cluster|global
+    // forces either (global: gemm only, 2 x 128).
+    const std::string reduce = forced_choice("NVFP4_PERSISTENT_REDUCE", {"cluster", "global"});
+    if constexpr (NB == 1 && !kGrouped) {
+      if (reduce != "cluster") {
+        if (reduce == "global" && !forced.empty() && forced != "2x128")
+          throw std::invalid_argument("NVFP4_PERSISTENT_REDUCE=global: only with NVFP4_PERSISTENT_CTA=2x128");
+        const ShapePlan glob = plan_shape<NB, 2, 128, Sched, true>(c, 1.0, "data");
+        if (reduce == "global" ||
+            (glob.lp.ts.splits > 1 && glob.cost < best.cost && (forced.empty() || forced == "2x128") &&
+             sched != "stream-k"))
+          best = glob;
+      }
+    } else if (reduce == "global") {
+      throw std::invalid_argument("NVFP4_PERSISTENT_REDUCE=global: gemm only");
+    }
+    if (best.global && !best.one_wave)
+      throw std::invalid_argument("NVFP4_PERSISTENT_REDUCE=global: the forced split count does not fit one wave");
     const ShapePlan& sp = best;
+    m_global = sp.global;
     m_consumers = sp.consumers;
     m_tok = sp.tokens;
     m_tokens = TokenWorkspace(sp.lp, !sp.stream_k, stream);
@@ -786,10 +832,18 @@ class WgmmaRunner final : public Runner {
         m_sched.order = m_order.get<int>();
       }
     }
-    if (sp.stream_k)
+    if (sp.stream_k) {
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
-    else
+    } else {
       m_work.plan.units = sp.units;
+      if (m_global) {  // a slot per unit, then a count per tile (zeroed once, never reset)
+        const size_t slots = static_cast<size_t>(sp.units) * sp.slot_floats * sizeof(float);
+        m_partials = DeviceBuffer(slots + static_cast<size_t>(sp.lp.tiles) * sizeof(unsigned long long));
+        CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
+        m_work.plan.partials = m_partials.get<float>();
+        m_work.plan.slot_floats = sp.slot_floats;
+      }
+    }
 
     const int slots = sp.slots;
     std::vector<Maps> maps;
@@ -817,13 +871,16 @@ class WgmmaRunner final : public Runner {
       m_tokens.fuse_into_main(stream);
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +
-             m_tokens.plan_text();
+             (m_global ? ", partial sums through L2" : "") + m_tokens.plan_text();
     if (sp.narrow_units > 0 && m_tok == 128)
       m_plan += "; " + std::to_string(sp.narrow_units) + " units on narrower wgmmas (partly filled token tiles)" +
                 (sp.order.empty() ? "" : ", units handed out by cost");
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
+    if constexpr (NB == 1 && !kGrouped) {
+      if (m_global) return launch<2, 128, true>(stream);
+    }
     if (m_tok == 256)
       launch<2, 256>(stream);
     else if (m_consumers == 3)
@@ -858,10 +915,11 @@ class WgmmaRunner final : public Runner {
     if (NB == 1) m.w[1] = m.w[0];
     return m;
   }
-  template <int C, int T>
+  template <int C, int T, bool kGlobal = false>
   void launch(cudaStream_t stream) {
-    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched>, m_blocks, Cfg<C, T>::kThreads, Cfg<C, T>::kSmemBytes,
-                     m_sched.ts.splits, stream, m_maps, static_cast<const Maps*>(m_map_table.get<Maps>()),
+    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal>, m_blocks, Cfg<C, T>::kThreads,
+                     Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, m_maps,
+                     static_cast<const Maps*>(m_map_table.get<Maps>()),
                      static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan,
                      m_tokens.fuse());
   }
@@ -872,7 +930,9 @@ class WgmmaRunner final : public Runner {
   Sched m_sched;
   Maps m_maps{};
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
+  DeviceBuffer m_partials;  // split-K through L2 (m_global): the slots and the counts
   int m_blocks = 0, m_consumers = 2, m_tok = 128;
+  bool m_global = false;
   std::string m_plan;
 };
 

@@ -11,7 +11,8 @@
 //   shared-memory operand (128 per CTA; 256 when M > 128 and the cost model prefers it). A timed
 //   pre-pass decodes A once to exact FP16; a producer warpgroup streams token tiles, packed B and
 //   its blocked scale atoms by TMA into an mbarrier ring. Persistent grid over the output tiles;
-//   split-K through distributed shared memory when they do not fill the GPU in one wave. The CTA
+//   split-K through distributed shared memory when they do not fill the GPU in one wave (or, with 3
+//   or more ranks of 2 x 128, through an FP32 workspace in L2, without clusters). The CTA
 //   shape is picked per case (the result's `plan` says which; NVFP4_PERSISTENT_CTA=2x128|3x128|
 //   2x256 forces one).
 //   Timed region: both launches (token decode, main loop). prepare allocates the token workspace

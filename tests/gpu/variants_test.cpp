@@ -155,41 +155,63 @@ TEST(Variants, TokenModes) {
 // One runner launched again and again with the tokens changed in between (every e2m1 sign
 // flipped): each launch must wait for its own launch's decode (TokenFuse's count is never reset),
 // so each output matches the reference of the tokens it ran on.
-TEST(Variants, FusedTokensRelaunch) {
+namespace {
+
+// One runner of variant `name` launched four times on gemm `shape`, every token's sign flipped
+// between launches, each launch checked against its own reference: what a launch leaves behind
+// (counters that are never reset) must not corrupt the next. `plan` must appear in the runner's plan.
+void check_relaunches(const char* name, const char* shape_text, const char* plan) {
+  SCOPED_TRACE(name);
   const DeviceInfo dev = query_device(0);
   const Problem p = Problem::gemm;
-  const Shape shape = parse_shape(p, "256x1024x2048x2");
-  for (const char* name : {"persistent", "tensor-core"}) {
-    SCOPED_TRACE(name);
-    const VariantInfo* v = nullptr;
-    for (const VariantInfo* x : variants_for(p))
-      if (x->name == name) v = x;
-    ASSERT_NE(v, nullptr);
-    if (!v->unsupported(dev, shape).empty()) continue;  // `persistent` needs sm_90a
-    Stream stream;
-    DeviceReference reference(dev);
-    CaseData data(p, shape, Dist::gpumode, 7, stream.get());
-    const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "fused"), e2("NVFP4_TENSOR_CORE_TOKENS", "fused");
-    auto runner = v->prepare(data.view(), stream.get());
-    ASSERT_NE(runner->plan().find("decoded in the main launch"), std::string::npos) << runner->plan();
-    const GemmOperands& op = data.view().groups[0];
-    const size_t a_bytes = static_cast<size_t>(op.a.l * op.a.rows * op.a.k / 2);
-    std::vector<uint8_t> a(a_bytes);
-    for (int launch = 0; launch < 4; ++launch) {
-      SCOPED_TRACE(fmt::format("launch {}", launch));
-      if (launch > 0) {  // flip every token's sign: the outputs change with every launch
-        CUDA_CHECK(cudaMemcpy(a.data(), op.a.data, a_bytes, cudaMemcpyDeviceToHost));
-        for (uint8_t& byte : a) byte ^= 0x88;
-        CUDA_CHECK(cudaMemcpy(const_cast<uint8_t*>(op.a.data), a.data(), a_bytes, cudaMemcpyHostToDevice));
-      }
-      const ReferenceOutput ref = reference.compute(data.view(), stream.get(), false);
-      data.poison_outputs(stream.get());
-      runner->run(stream.get());
-      ASSERT_EQ(cudaGetLastError(), cudaSuccess);
-      stream.sync();
-      const CheckResult check = check_outputs(data, ref);
-      EXPECT_TRUE(check.passed()) << check.mismatches << " mismatches";
+  const Shape shape = parse_shape(p, shape_text);
+  const VariantInfo* v = nullptr;
+  for (const VariantInfo* x : variants_for(p))
+    if (x->name == name) v = x;
+  ASSERT_NE(v, nullptr);
+  if (!v->unsupported(dev, shape).empty()) return;  // `persistent` needs sm_90a
+  Stream stream;
+  DeviceReference reference(dev);
+  CaseData data(p, shape, Dist::gpumode, 7, stream.get());
+  auto runner = v->prepare(data.view(), stream.get());
+  ASSERT_NE(runner->plan().find(plan), std::string::npos) << runner->plan();
+  const GemmOperands& op = data.view().groups[0];
+  const size_t a_bytes = static_cast<size_t>(op.a.l * op.a.rows * op.a.k / 2);
+  std::vector<uint8_t> a(a_bytes);
+  for (int launch = 0; launch < 4; ++launch) {
+    SCOPED_TRACE(fmt::format("launch {}", launch));
+    if (launch > 0) {  // flip every token's sign: the outputs change with every launch
+      CUDA_CHECK(cudaMemcpy(a.data(), op.a.data, a_bytes, cudaMemcpyDeviceToHost));
+      for (uint8_t& byte : a) byte ^= 0x88;
+      CUDA_CHECK(cudaMemcpy(const_cast<uint8_t*>(op.a.data), a.data(), a_bytes, cudaMemcpyHostToDevice));
     }
+    const ReferenceOutput ref = reference.compute(data.view(), stream.get(), false);
+    data.poison_outputs(stream.get());
+    runner->run(stream.get());
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    stream.sync();
+    const CheckResult check = check_outputs(data, ref);
+    EXPECT_TRUE(check.passed()) << check.mismatches << " mismatches";
+  }
+}
+
+}  // namespace
+
+// The tokens decoded in the main launch (TokenFuse: a never-reset arrival count).
+TEST(Variants, FusedTokensRelaunch) {
+  const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "fused"), e2("NVFP4_TENSOR_CORE_TOKENS", "fused");
+  for (const char* name : {"persistent", "tensor-core"})
+    check_relaunches(name, "256x1024x2048x2", "decoded in the main launch");
+}
+
+// `persistent` gemm's split-K through L2 (global_split_reduce: a never-reset count per tile), with
+// 2, 3 and 4 ranks.
+TEST(Variants, GlobalSplitRelaunch) {
+  const ScopedEnv e1("NVFP4_PERSISTENT_REDUCE", "global");
+  for (const char* splits : {"2", "3", "4"}) {
+    SCOPED_TRACE(fmt::format("splits {}", splits));
+    const ScopedEnv e2("NVFP4_PERSISTENT_SPLITS", splits);
+    check_relaunches("persistent", "256x1024x2048x2", "through L2");
   }
 }
 
@@ -259,6 +281,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k"},
              {"NVFP4_PERSISTENT_TOKENS", "inline", "fused or prepass"},
              {"NVFP4_PERSISTENT_SPLITS", "9", "from 0 to 8"},
+             {"NVFP4_PERSISTENT_REDUCE", "l2", "cluster or global"},
              {"NVFP4_PERSISTENT_SPLITS", "5", "more splits than the fewest K steps"}};
   for (const auto& b : bad) {
     const ScopedEnv e(b.env, b.value);
@@ -306,6 +329,10 @@ TEST(Variants, EverySplitCount) {
         check_all_variants(x.p, {c}, "tensor-core");
       }
       check_all_variants(x.p, {c}, "persistent");
+      if (x.p == Problem::gemm && s > 1) {  // `persistent` gemm's split-K through L2 too (P73)
+        const ScopedEnv e6("NVFP4_PERSISTENT_REDUCE", "global");
+        check_all_variants(x.p, {c}, "persistent");
+      }
     }
   }
 }
