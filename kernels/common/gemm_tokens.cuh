@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -61,21 +62,50 @@ __device__ __forceinline__ const int64_t* load_group_chunks(const TokenJob& job,
   return shared ? starts : nullptr;
 }
 
-// The block of `chunk` (a chunk of GEMM e, whose chunks start at e.tok_offset / kTokenChunk).
-__device__ __forceinline__ TokenBlock fetch_block_of(const GemmEntry& e, int64_t chunk) {
+// What fetching a GEMM's token blocks reads of its entry, for a grouped launch that decodes its
+// tokens in the main launch (TokenFuse::group, from the kernel's parameters): its tokens and their
+// scales, its first chunk in the workspace (tok_offset / kTokenChunk), K, M, and the padded rows
+// and chunks per row as Divisors.
+struct TokenSource {
+  const uint8_t* a = nullptr;
+  const uint8_t* sfa = nullptr;
+  int64_t first_chunk = 0, k = 0, m = 0;
+  Divisor m_pad = 1, tok_chunks = 1;
+};
+inline TokenSource token_source(const GemmEntry& e) {
+  return TokenSource{e.args.a, e.args.sfa, e.tok_offset / kTokenChunk, e.args.k, e.args.m, e.m_pad, e.tok_chunks};
+}
+// The fields fetch_block reads, of an entry or a TokenSource.
+struct TokenFields {
+  __device__ static const uint8_t* a(const GemmEntry& e) { return e.args.a; }
+  __device__ static const uint8_t* sfa(const GemmEntry& e) { return e.args.sfa; }
+  __device__ static int64_t first_chunk(const GemmEntry& e) { return e.tok_offset / kTokenChunk; }
+  __device__ static int64_t k(const GemmEntry& e) { return e.args.k; }
+  __device__ static int64_t m(const GemmEntry& e) { return e.args.m; }
+  __device__ static const uint8_t* a(const TokenSource& s) { return s.a; }
+  __device__ static const uint8_t* sfa(const TokenSource& s) { return s.sfa; }
+  __device__ static int64_t first_chunk(const TokenSource& s) { return s.first_chunk; }
+  __device__ static int64_t k(const TokenSource& s) { return s.k; }
+  __device__ static int64_t m(const TokenSource& s) { return s.m; }
+};
+
+// The block of `chunk` (a chunk of the GEMM of e: a GemmEntry or a TokenSource).
+template <class E>
+__device__ __forceinline__ TokenBlock fetch_block_of(const E& e, int64_t chunk) {
+  using F = TokenFields;
   TokenBlock blk;
   const int t = threadIdx.x & 3;
-  const int64_t k = e.args.k;
+  const int64_t k = F::k(e);
   // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large);
   // the divisions by multipliers computed on the host (Divisor: no division sequence before the loads).
-  const int local = static_cast<int>(chunk - e.tok_offset / kTokenChunk);
+  const int local = static_cast<int>(chunk - F::first_chunk(e));
   const int row_all = e.tok_chunks.div(local);  // over batches
   const int b = e.m_pad.div(row_all), row = row_all - b * e.m_pad;
   const int64_t sb = int64_t{local - row_all * e.tok_chunks} * 4 + t;
-  if (row < e.args.m) {
-    const int64_t r = int64_t{b} * e.args.m + row;
-    blk.packed = *reinterpret_cast<const uint2*>(e.args.a + r * (k / 2) + sb * 8);
-    blk.scale = e.args.sfa[r * (k / 16) + sb];
+  if (row < F::m(e)) {
+    const int64_t r = int64_t{b} * F::m(e) + row;
+    blk.packed = *reinterpret_cast<const uint2*>(F::a(e) + r * (k / 2) + sb * 8);
+    blk.scale = F::sfa(e)[r * (k / 16) + sb];
     blk.live = true;
   }
   return blk;
@@ -176,19 +206,32 @@ struct TokenFuse {
   int64_t chunks = 0;                      // its kTokenChunk-element chunks
   unsigned long long* arrivals = nullptr;  // null: the pre-pass launch decoded the tokens
 };
+// A grouped launch (group_gemm, P74) fuses only with at most kMaxFuseGroups groups, whose token
+// sources then come with the parameters of its kernel (a group table in global memory would put
+// its DRAM round trip before every thread's first token load); the other kernels take the empty
+// NoTokenGroups (TokenGroupsFor).
+inline constexpr int kMaxFuseGroups = 4;
+struct TokenGroups {
+  int groups = 0;  // group g's tokens are group[g]'s
+  TokenSource group[kMaxFuseGroups];
+};
+struct NoTokenGroups {};
+template <bool kGrouped>
+using TokenGroupsFor = std::conditional_t<kGrouped, TokenGroups, NoTokenGroups>;
 
-// Thread `tid` of the grid's `threads` decoding threads: blocks tid, tid + threads, ... of e's
-// tokens, loaded kFuseBatch at a time before any is decoded (one DRAM round trip per batch).
+// Thread `tid` of the grid's `threads` decoding threads: blocks tid, tid + threads, ... of the
+// launch's tokens, each fetched by fetch(chunk) (a TokenBlock), kFuseBatch at a time before any is
+// decoded (one DRAM round trip per batch).
 inline constexpr int kFuseBatch = 4;
-__device__ __forceinline__ void decode_token_share(const GemmEntry& e, const TokenFuse& f, int64_t tid,
-                                                   int64_t threads) {
+template <class Fetch>
+__device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFuse& f, int64_t tid, int64_t threads) {
   const int64_t blocks = f.chunks * 4;
   const int t = threadIdx.x & 3;  // == tid & 3: threads and the CTA's first thread are multiples of 4
   for (int64_t b0 = tid; b0 < blocks; b0 += kFuseBatch * threads) {
     TokenBlock blk[kFuseBatch];
 #pragma unroll
     for (int i = 0; i < kFuseBatch; ++i)
-      if (b0 + i * threads < blocks) blk[i] = fetch_block_of(e, (b0 + i * threads) >> 2);
+      if (b0 + i * threads < blocks) blk[i] = fetch((b0 + i * threads) >> 2);
 #pragma unroll
     for (int i = 0; i < kFuseBatch; ++i) {
       const int64_t b = b0 + i * threads;
@@ -204,6 +247,26 @@ __device__ __forceinline__ void decode_token_share(const GemmEntry& e, const Tok
       }
     }
   }
+}
+
+// One GEMM's tokens (gemm, dual_gemm): its entry from the kernel's parameters.
+__device__ __forceinline__ void decode_token_share(const GemmEntry& e, const TokenFuse& f, int64_t tid,
+                                                   int64_t threads) {
+  decode_token_share([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads);
+}
+// The groups' tokens (group_gemm; their regions back to back, tg.groups of them): a block's group
+// selected from the parameters by its first chunk (no table in global memory, no loop).
+__device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const TokenFuse& f, int64_t tid,
+                                                   int64_t threads) {
+  decode_token_share(
+      [&](int64_t chunk) {
+        TokenSource src = tg.group[0];
+#pragma unroll
+        for (int g = 1; g < kMaxFuseGroups; ++g)
+          if (g < tg.groups && chunk >= tg.group[g].first_chunk) src = tg.group[g];
+        return fetch_block_of(src, chunk);
+      },
+      f, tid, threads);
 }
 
 // After a barrier over the CTA's decoding threads (their stores done), one thread counts the CTA
@@ -259,6 +322,7 @@ struct TokenWorkspace {
   DeviceBuffer tokens;
   PrefetchPlan prefetch;
   DeviceBuffer arrivals;  // fuse_into_main
+  std::vector<TokenSource> sources;  // each GEMM's (TokenFuse::group)
   TokenWorkspace() = default;
   TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
       : table(lp.entries, stream),
@@ -266,6 +330,7 @@ struct TokenWorkspace {
         first(lp.entries.at(0)),
         chunks(lp.token_elems / kTokenChunk),
         tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {
+    for (const GemmEntry& e : lp.entries) sources.push_back(token_source(e));
     const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
   }
@@ -290,6 +355,15 @@ struct TokenWorkspace {
   TokenFuse fuse() const {
     if (!fused()) return TokenFuse{};
     return TokenFuse{reinterpret_cast<uint32_t*>(data()), chunks, arrivals.get<unsigned long long>()};
+  }
+  // A grouped main launch's token sources (kMaxFuseGroups at most; else none: it cannot fuse).
+  TokenGroups token_groups() const {
+    TokenGroups tg;
+    if (groups <= kMaxFuseGroups) {
+      tg.groups = groups;
+      for (int g = 0; g < groups; ++g) tg.group[g] = sources[g];
+    }
+    return tg;
   }
   // For a runner's plan(): "; the tokens decoded in the main launch", "; the pre-pass prefetches
   // each unit's first P K steps into L2 (X MB)" or "".

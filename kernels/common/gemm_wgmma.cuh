@@ -250,23 +250,25 @@ __host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int c
   return 128;
 }
 
-// The `persistent` kernels that can decode the tokens in their main launch (TokenFuse): gemm's.
-// Compiled into dual_gemm's kernels, the (unused) code slowed them by up to 13 % (P71); group_gemm
-// keeps the pre-pass too.
-template <int NB, class Sched>
+// The `persistent` kernels that can decode the tokens in their main launch (TokenFuse): gemm's,
+// and group_gemm's instantiation with kFused (P74). Compiled into dual_gemm's kernels, the
+// (unused) code slowed them by up to 13 % (P71), so group_gemm's other kernels leave it out too.
+template <int NB, class Sched, bool kFused>
 constexpr bool fusable_tokens() {
-  return NB == 1 && std::is_same_v<Sched, SingleScheduler>;
+  return NB == 1 && (std::is_same_v<Sched, SingleScheduler> || kFused);
 }
 
 // Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
 // (group_gemm; group g's descriptors at table[g] in global memory).
 // kGlobal: a data-parallel split-K launch without clusters, its partial sums through L2
-// (global_split_reduce; `persistent` gemm, docs/perf-notes.md P73).
-template <int NB, int C, int T, class Sched, bool kGlobal = false>
+// (global_split_reduce; `persistent` gemm, docs/perf-notes.md P73). kFused: group_gemm's kernel
+// that decodes the tokens itself (fusable_tokens, P74).
+template <int NB, int C, int T, class Sched, bool kGlobal = false, bool kFused = false>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table,
                       const CUtensorMap* __restrict__ narrow_tok, const Sched sched, const WorkPlan wp,
-                      const TokenFuse fuse) {
+                      const TokenFuse fuse,
+                      const TokenGroupsFor<std::is_same_v<Sched, GroupScheduler> && kFused> token_groups) {
 #if NVFP4_SM90A
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
@@ -290,7 +292,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // the count every CTA of the launch reaches.
   __shared__ uint64_t tokens_counted;
   __shared__ unsigned long long tokens_target;
-  constexpr bool kFusable = fusable_tokens<NB, Sched>();
+  constexpr bool kFusable = fusable_tokens<NB, Sched, kFused>();
   // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
   // offset added to smem_raw, not an integer round trip, keeps the pointer in the shared space
   // (LDS rather than generic loads).
@@ -443,8 +445,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   if constexpr (kFusable) {
     if (fuse.arrivals != nullptr) {  // this CTA's share of the token pre-pass's work (TokenFuse)
-      decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid,
-                         int64_t{gridDim.x} * (kConsumers * 128));
+      const int64_t tid = int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads = int64_t{gridDim.x} * (kConsumers * 128);
+      if constexpr (std::is_same_v<Sched, GroupScheduler>)
+        decode_token_share(token_groups, fuse, tid, threads);
+      else
+        decode_token_share(sched.entry(0), fuse, tid, threads);
       asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");
       if (ctid == 0) {
         tokens_target = arrive_tokens(fuse.arrivals);
@@ -616,6 +621,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   (void)sched;
   (void)wp;
   (void)fuse;
+  (void)token_groups;
   __trap();  // the host runs this variant only on compute capability 9.0 (unsupported())
 #endif
 }
@@ -863,12 +869,25 @@ class WgmmaRunner final : public Runner {
     } else {
       m_maps = maps.at(0);
     }
-    // gemm, data-parallel, the whole grid resident: the consumers of the main launch decode the
-    // tokens (TokenFuse, docs/perf-notes.md P71) where TokenWorkspace::wants_fused says so;
-    // NVFP4_PERSISTENT_TOKENS=fused|prepass forces it.
-    if (m_tokens.wants_fused("NVFP4_PERSISTENT_TOKENS", int64_t{m_blocks} * m_consumers * 128) &&
-        fusable_tokens<NB, Sched>() && !sp.stream_k && sp.one_wave)
+    // gemm, and group_gemm in 2 x 128 (a kernel of its own, P74), data-parallel, the whole grid
+    // resident: the consumers of the main launch decode the tokens (TokenFuse, docs/perf-notes.md
+    // P71) where TokenWorkspace::wants_fused says so; NVFP4_PERSISTENT_TOKENS=fused|prepass forces it.
+    const bool fusable = kGrouped ? m_consumers == 2 && m_tok == 128 && m_tokens.groups <= kMaxFuseGroups &&
+                                        fusable_tokens<NB, Sched, true>()
+                                  : fusable_tokens<NB, Sched, false>();
+    if (m_tokens.wants_fused("NVFP4_PERSISTENT_TOKENS", int64_t{m_blocks} * m_consumers * 128) && fusable &&
+        !sp.stream_k && sp.one_wave)
       m_tokens.fuse_into_main(stream);
+    if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
+      if (m_tokens.fused()) {  // the fused kernel's shared-memory limit raised (resident_ctas), its residency checked
+        using Cf = Cfg<2, 128>;
+        const int64_t resident =
+            resident_ctas(wgmma_gemm_kernel<NB, 2, 128, Sched, false, true>, Cf::kThreads, Cf::kSmemBytes,
+                          m_sched.ts.splits);
+        if (m_blocks > resident)
+          throw std::logic_error("group_gemm persistent: the fused kernel's grid is not resident");
+      }
+    }
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +
              (m_global ? ", partial sums through L2" : "") + m_tokens.plan_text();
@@ -880,6 +899,9 @@ class WgmmaRunner final : public Runner {
     m_tokens.decode(stream);
     if constexpr (NB == 1 && !kGrouped) {
       if (m_global) return launch<2, 128, true>(stream);
+    }
+    if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
+      if (m_tokens.fused()) return launch<2, 128, false, true>(stream);
     }
     if (m_tok == 256)
       launch<2, 256>(stream);
@@ -915,13 +937,15 @@ class WgmmaRunner final : public Runner {
     if (NB == 1) m.w[1] = m.w[0];
     return m;
   }
-  template <int C, int T, bool kGlobal = false>
+  template <int C, int T, bool kGlobal = false, bool kFused = false>
   void launch(cudaStream_t stream) {
-    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal>, m_blocks, Cfg<C, T>::kThreads,
+    TokenGroupsFor<kGrouped && kFused> token_groups{};
+    if constexpr (kGrouped && kFused) token_groups = m_tokens.token_groups();
+    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused>, m_blocks, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, m_maps,
                      static_cast<const Maps*>(m_map_table.get<Maps>()),
                      static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan,
-                     m_tokens.fuse());
+                     m_tokens.fuse(), token_groups);
   }
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;

@@ -138,13 +138,15 @@ TEST(Variants, PersistentEveryIssuerCount) {
 // `persistent`, in every CTA shape), and with the decode in the main launch forced wherever the
 // plan allows it (TokenFuse, docs/perf-notes.md P71: several batches per thread on the long-K edge
 // shapes; the default runs above fuse where one batch suffices): gemm for both, dual_gemm for
-// `tensor-core` (`persistent` dual_gemm keeps the pre-pass whatever the knob says).
+// `tensor-core`, group_gemm for `persistent` in 2 x 128 (P74; `persistent` dual_gemm, and
+// group_gemm in the other CTA shapes, keep the pre-pass whatever the knob says).
 TEST(Variants, TokenModes) {
   for (const char* tokens : {"prepass", "fused"}) {
     for (const char* cta : {"2x128", "3x128", "2x256"}) {
       SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_TOKENS={} NVFP4_PERSISTENT_CTA={}", tokens, cta));
       const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", tokens), e2("NVFP4_PERSISTENT_CTA", cta);
-      for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "persistent");
+      for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
+        check_all_variants(p, test_cases(p), "persistent");
     }
     SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_TOKENS={}", tokens));
     const ScopedEnv e("NVFP4_TENSOR_CORE_TOKENS", tokens);
@@ -157,13 +159,13 @@ TEST(Variants, TokenModes) {
 // so each output matches the reference of the tokens it ran on.
 namespace {
 
-// One runner of variant `name` launched four times on gemm `shape`, every token's sign flipped
-// between launches, each launch checked against its own reference: what a launch leaves behind
-// (counters that are never reset) must not corrupt the next. `plan` must appear in the runner's plan.
-void check_relaunches(const char* name, const char* shape_text, const char* plan) {
+// One runner of variant `name` launched four times on `shape` of problem p, every token's sign
+// flipped between launches (in every group), each launch checked against its own reference: what a
+// launch leaves behind (counters that are never reset) must not corrupt the next. `plan` must
+// appear in the runner's plan.
+void check_relaunches(const char* name, const char* shape_text, const char* plan, Problem p = Problem::gemm) {
   SCOPED_TRACE(name);
   const DeviceInfo dev = query_device(0);
-  const Problem p = Problem::gemm;
   const Shape shape = parse_shape(p, shape_text);
   const VariantInfo* v = nullptr;
   for (const VariantInfo* x : variants_for(p))
@@ -175,16 +177,17 @@ void check_relaunches(const char* name, const char* shape_text, const char* plan
   CaseData data(p, shape, Dist::gpumode, 7, stream.get());
   auto runner = v->prepare(data.view(), stream.get());
   ASSERT_NE(runner->plan().find(plan), std::string::npos) << runner->plan();
-  const GemmOperands& op = data.view().groups[0];
-  const size_t a_bytes = static_cast<size_t>(op.a.l * op.a.rows * op.a.k / 2);
-  std::vector<uint8_t> a(a_bytes);
+  const CaseView view = data.view();
   for (int launch = 0; launch < 4; ++launch) {
     SCOPED_TRACE(fmt::format("launch {}", launch));
-    if (launch > 0) {  // flip every token's sign: the outputs change with every launch
-      CUDA_CHECK(cudaMemcpy(a.data(), op.a.data, a_bytes, cudaMemcpyDeviceToHost));
-      for (uint8_t& byte : a) byte ^= 0x88;
-      CUDA_CHECK(cudaMemcpy(const_cast<uint8_t*>(op.a.data), a.data(), a_bytes, cudaMemcpyHostToDevice));
-    }
+    if (launch > 0)  // flip every token's sign: the outputs change with every launch
+      for (const GemmOperands& op : view.groups) {
+        const size_t a_bytes = static_cast<size_t>(op.a.l * op.a.rows * op.a.k / 2);
+        std::vector<uint8_t> a(a_bytes);
+        CUDA_CHECK(cudaMemcpy(a.data(), op.a.data, a_bytes, cudaMemcpyDeviceToHost));
+        for (uint8_t& byte : a) byte ^= 0x88;
+        CUDA_CHECK(cudaMemcpy(const_cast<uint8_t*>(op.a.data), a.data(), a_bytes, cudaMemcpyHostToDevice));
+      }
     const ReferenceOutput ref = reference.compute(data.view(), stream.get(), false);
     data.poison_outputs(stream.get());
     runner->run(stream.get());
@@ -202,6 +205,8 @@ TEST(Variants, FusedTokensRelaunch) {
   const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "fused"), e2("NVFP4_TENSOR_CORE_TOKENS", "fused");
   for (const char* name : {"persistent", "tensor-core"})
     check_relaunches(name, "256x1024x2048x2", "decoded in the main launch");
+  const ScopedEnv e3("NVFP4_PERSISTENT_CTA", "2x128"), e4("NVFP4_PERSISTENT_SCHED", "data");  // where group_gemm fuses (P74)
+  check_relaunches("persistent", "40x512x512,200x768x1024,1x256x256", "decoded in the main launch", Problem::group_gemm);
 }
 
 // `persistent` gemm's split-K through L2 (global_split_reduce: a never-reset count per tile), with
