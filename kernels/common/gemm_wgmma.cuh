@@ -800,7 +800,11 @@ class WgmmaRunner final : public Runner {
     if constexpr (NB == 1 && !kGrouped) {
       if (reduce != "cluster") {
         if (reduce == "global" && !forced.empty() && forced != "2x128")
-          throw std::invalid_argument("NVFP4_PERSISTENT_REDUCE=global: only with NVFP4_PERSISTENT_CTA=2x128");
+          throw std::invalid_argument("NVFP4_PERSISTENT_REDUCE=global: 2 x 128 only, not with NVFP4_PERSISTENT_CTA=" +
+                                      forced);
+        if (reduce == "global" && sched == "stream-k")
+          throw std::invalid_argument("NVFP4_PERSISTENT_REDUCE=global: data-parallel only, not with "
+                                      "NVFP4_PERSISTENT_SCHED=stream-k");
         const ShapePlan glob = plan_shape<NB, 2, 128, Sched, true>(c, 1.0, "data");
         if (reduce == "global" ||
             (glob.lp.ts.splits > 1 && glob.cost < best.cost && (forced.empty() || forced == "2x128") &&

@@ -288,6 +288,19 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_SPLITS", "9", "from 0 to 8"},
              {"NVFP4_PERSISTENT_REDUCE", "l2", "cluster or global"},
              {"NVFP4_PERSISTENT_SPLITS", "5", "more splits than the fewest K steps"}};
+  // Knobs that contradict each other: the reduction through L2 is 2 x 128 and data-parallel only.
+  const struct {
+    const char *env2, *value2;
+  } with_global[] = {{"NVFP4_PERSISTENT_CTA", "3x128"}, {"NVFP4_PERSISTENT_SCHED", "stream-k"}};
+  for (const auto& w : with_global) {
+    const ScopedEnv e1("NVFP4_PERSISTENT_REDUCE", "global"), e2(w.env2, w.value2);
+    try {
+      (void)v->prepare(data.view(), stream.get());
+      ADD_FAILURE() << "NVFP4_PERSISTENT_REDUCE=global with " << w.env2 << "=" << w.value2 << " was accepted";
+    } catch (const std::invalid_argument& err) {
+      EXPECT_NE(std::string(err.what()).find(std::string(w.env2) + "=" + w.value2), std::string::npos) << err.what();
+    }
+  }
   for (const auto& b : bad) {
     const ScopedEnv e(b.env, b.value);
     try {
