@@ -86,7 +86,7 @@ inline constexpr double kThreeStep = 1.49;
 inline constexpr double kWideStep = 1.87;
 // With 3 or more ranks the cluster reduction is pulled (splitk_reduce), and a gemm launch may send
 // its partial sums through L2 instead (global_split_reduce), which needs no cluster placement
-// (P73, H100: through L2 ~1.9 us slower than the pushed 2-rank reduction, ~0.2 us faster than the
+// (P73, H100: through L2 ~1.9 us slower than the pushed 2-rank reduction, 0.2-0.5 us faster than the
 // pulled 3-rank one; the P29 probe put the pulled reduction ~2 us above the pushed one).
 inline constexpr double kSplitSteps = 3.0;
 inline constexpr double kPulledSplitSteps = 9.0;
