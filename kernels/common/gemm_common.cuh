@@ -345,13 +345,36 @@ __device__ __forceinline__ void add_partials(float (&acc)[kRegs], const WorkPlan
   }
 }
 
+// ---- counts that are never reset ----
+// The n participants of a launch (its CTAs, or the ranks of a tile) each add 1 to `count` once
+// their stores are done, and launch k waits for the count to reach k x n: nothing is reset between
+// launches (launches on one stream run one after another, CUDA graphs replay them, ncu's replay
+// restores the count). Used by the tokens decoded in the main launch (TokenFuse) and the split-K
+// reduction through L2.
+// One thread of a participant, after a barrier over its threads: a GPU-scope fence (their stores,
+// ordered before this thread by the barrier, before the count), the count, and the value at which
+// every participant of this launch has counted: the next multiple of n.
+__device__ __forceinline__ unsigned long long count_arrival(unsigned long long* count, unsigned long long n) {
+  __threadfence();
+  const unsigned long long old = atomicAdd(count, 1ull);
+  return (old / n + 1) * n;
+}
+// Spins until `count` reaches `target` (acquire: what the count made visible is seen by this
+// thread's later loads and cp.async copies, and by its CTA's after a barrier).
+__device__ __forceinline__ void wait_count(const unsigned long long* count, unsigned long long target) {
+  unsigned long long v;
+  do {
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(count) : "memory");
+  } while (v < target);
+}
+
 // ---- split-K reduction through L2, no cluster (docs/perf-notes.md P73) ----
 // A data-parallel launch with one unit per CTA, every CTA resident at once (the host checks), the
 // `splits` ranks of a tile being consecutive CTAs: rank r sums the units [u0, u1) of the
 // accumulators (kUnit consecutive registers each) that splitk_reduce would give it. Each rank
 // writes the units the others sum to its slot of wp.partials (float4 [q][tid]: coalesced, L2 only),
-// counts itself on its tile's counter after a barrier and a GPU-scope fence, waits until all ranks
-// of this launch have (the counter is never reset: launch n waits for n x splits), then adds its
+// counts itself on its tile's count (count_arrival), waits until all ranks of this launch have
+// (wait_count), then adds its
 // peers' values for its share to its own, peer by peer in rank order (deterministic: the same order
 // whichever rank finishes first) and hands the share to `epi(acc, u0, u1)`. No cluster, so the split count is
 // bounded by the SMs alone, not by where clusters fit (clusters of 3 to 8 use 124 of an H100's 132
@@ -380,14 +403,9 @@ __device__ __forceinline__ void global_split_reduce(float (&acc)[kRegs], const W
   }
   sync();
   if (tid == 0) {
-    __threadfence();  // the CTA's stores (ordered before this thread by the barrier) before the count
     unsigned long long* const count =
         reinterpret_cast<unsigned long long*>(wp.partials + int64_t{wp.units} * wp.slot_floats) + tile;
-    const unsigned long long target = (atomicAdd(count, 1ull) / s + 1) * s;
-    unsigned long long v;
-    do {
-      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(count) : "memory");
-    } while (v < target);
+    wait_count(count, count_arrival(count, s));
   }
   sync();  // every peer's slot written and visible (the acquire above, then the barrier)
 #pragma unroll 1

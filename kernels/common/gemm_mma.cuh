@@ -354,7 +354,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * kThreads + threadIdx.x,
                            int64_t{gridDim.x} * kThreads);
         __syncthreads();
-        if (threadIdx.x == 0) wait_tokens_generic(fuse.arrivals, arrive_tokens(fuse.arrivals));
+        if (threadIdx.x == 0) wait_count(fuse.arrivals, count_arrival(fuse.arrivals, gridDim.x));
         __syncthreads();  // every thread's token copies after the wait (cp.async: the generic proxy)
       });
     } else {

@@ -63,7 +63,7 @@ __device__ __forceinline__ const int64_t* load_group_chunks(const TokenJob& job,
 }
 
 // What fetching a GEMM's token blocks reads of its entry, for a grouped launch that decodes its
-// tokens in the main launch (TokenFuse::group, from the kernel's parameters): its tokens and their
+// tokens in the main launch (TokenGroups, from the kernel's parameters): its tokens and their
 // scales, its first chunk in the workspace (tok_offset / kTokenChunk), K, M, and the padded rows
 // and chunks per row as Divisors.
 struct TokenSource {
@@ -75,7 +75,7 @@ struct TokenSource {
 inline TokenSource token_source(const GemmEntry& e) {
   return TokenSource{e.args.a, e.args.sfa, e.tok_offset / kTokenChunk, e.args.k, e.args.m, e.m_pad, e.tok_chunks};
 }
-// The fields fetch_block reads, of an entry or a TokenSource.
+// The fields fetch_block_of reads, of an entry or a TokenSource.
 struct TokenFields {
   __device__ static const uint8_t* a(const GemmEntry& e) { return e.args.a; }
   __device__ static const uint8_t* sfa(const GemmEntry& e) { return e.args.sfa; }
@@ -197,10 +197,9 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
 // launch resident at once (the host checks): the decoding threads of every CTA (`persistent`: its
 // consumers) decode an equal share of the token blocks straight
 // into the workspace (no staging: each thread stores its block's 8 words to their fragment-order
-// slots), the CTA counts itself on `arrivals` once its stores are done, and only the token copies
-// wait for the count to reach the launch's grid size; the weights' and scales' copies leave at
-// once. `arrivals` is never reset: launch n of a runner waits for n x gridDim.x (launches on one
-// stream run one after another, CUDA graphs replay it, ncu's replay restores it).
+// slots), the CTA counts itself on `arrivals` once its stores are done (count_arrival with n =
+// gridDim.x: a count never reset, gemm_common.cuh), and only the token copies wait for it
+// (wait_count, wait_tokens); the weights' and scales' copies leave at once.
 struct TokenFuse {
   uint32_t* out = nullptr;                 // the workspace, as words of two FP16
   int64_t chunks = 0;                      // its kTokenChunk-element chunks
@@ -269,24 +268,10 @@ __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const 
       f, tid, threads);
 }
 
-// After a barrier over the CTA's decoding threads (their stores done), one thread counts the CTA
-// and returns the count at which every CTA of this launch has: the next multiple of gridDim.x.
-__device__ __forceinline__ unsigned long long arrive_tokens(unsigned long long* arrivals) {
-  __threadfence();  // the CTA's stores (ordered before this thread by the barrier) before the count
-  const unsigned long long old = atomicAdd(arrivals, 1ull);
-  return (old / gridDim.x + 1) * gridDim.x;
-}
-// Spins until `arrivals` reaches `target` (acquire: what the count made visible is seen by this
-// thread's later loads and cp.async copies, and by the CTA's after a barrier).
-__device__ __forceinline__ void wait_tokens_generic(const unsigned long long* arrivals, unsigned long long target) {
-  unsigned long long v;
-  do {
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(arrivals) : "memory");
-  } while (v < target);
-}
-// The same for a thread that issues TMA copies next: they read through the async proxy.
+// wait_count (gemm_common.cuh) for a thread that issues TMA copies next: they read through the
+// async proxy.
 __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, unsigned long long target) {
-  wait_tokens_generic(arrivals, target);
+  wait_count(arrivals, target);
   asm volatile("fence.proxy.async.global;" ::: "memory");
 }
 
@@ -322,7 +307,7 @@ struct TokenWorkspace {
   DeviceBuffer tokens;
   PrefetchPlan prefetch;
   DeviceBuffer arrivals;  // fuse_into_main
-  std::vector<TokenSource> sources;  // each GEMM's (TokenFuse::group)
+  TokenGroups sources;    // each GEMM's, where there are at most kMaxFuseGroups (else none)
   TokenWorkspace() = default;
   TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
       : table(lp.entries, stream),
@@ -330,7 +315,10 @@ struct TokenWorkspace {
         first(lp.entries.at(0)),
         chunks(lp.token_elems / kTokenChunk),
         tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {
-    for (const GemmEntry& e : lp.entries) sources.push_back(token_source(e));
+    if (groups <= kMaxFuseGroups) {
+      sources.groups = groups;
+      for (int g = 0; g < groups; ++g) sources.group[g] = token_source(lp.entries[g]);
+    }
     const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
   }
@@ -355,15 +343,6 @@ struct TokenWorkspace {
   TokenFuse fuse() const {
     if (!fused()) return TokenFuse{};
     return TokenFuse{reinterpret_cast<uint32_t*>(data()), chunks, arrivals.get<unsigned long long>()};
-  }
-  // A grouped main launch's token sources (kMaxFuseGroups at most; else none: it cannot fuse).
-  TokenGroups token_groups() const {
-    TokenGroups tg;
-    if (groups <= kMaxFuseGroups) {
-      tg.groups = groups;
-      for (int g = 0; g < groups; ++g) tg.group[g] = sources[g];
-    }
-    return tg;
   }
   // For a runner's plan(): "; the tokens decoded in the main launch", "; the pre-pass prefetches
   // each unit's first P K steps into L2 (X MB)" or "".

@@ -452,7 +452,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         decode_token_share(sched.entry(0), fuse, tid, threads);
       asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");
       if (ctid == 0) {
-        tokens_target = arrive_tokens(fuse.arrivals);
+        tokens_target = count_arrival(fuse.arrivals, gridDim.x);
         sm90::mbar_arrive(&tokens_counted);
       }
     }
@@ -944,7 +944,7 @@ class WgmmaRunner final : public Runner {
   template <int C, int T, bool kGlobal = false, bool kFused = false>
   void launch(cudaStream_t stream) {
     TokenGroupsFor<kGrouped && kFused> token_groups{};
-    if constexpr (kGrouped && kFused) token_groups = m_tokens.token_groups();
+    if constexpr (kGrouped && kFused) token_groups = m_tokens.sources;
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused>, m_blocks, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, m_maps,
                      static_cast<const Maps*>(m_map_table.get<Maps>()),
