@@ -102,12 +102,18 @@ inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
 // Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22, P23).
 inline constexpr int kIssuers = 3;
-// group_gemm: a 128-token tile whose live tokens fit in 64 (or 96, 2 consumers) runs its K loop on
-// wgmmas that wide (GroupScheduler::narrow; docs/perf-notes.md P62), and where CTAs run several
-// units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the K-step time
-// of such a tile relative to a full one, for that balance and the cost model.
+// group_gemm: a partly filled token tile runs its K loop on wgmmas as wide as its live tokens
+// allow (narrow_width; GroupScheduler::narrow; docs/perf-notes.md P62, P78), and where CTAs run
+// several units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the
+// K-step time of a 128-token tile that runs 64 or 96 wide relative to a full one (P64, H100),
+// for that balance and the cost model; 256-token tiles: wide_step.
 inline constexpr int kNarrowTokens = 96;
 inline constexpr double kStep64 = 0.6, kStep96 = 0.8;
+// A 256-token tile's K step at `width` tokens, in full 2 x 128 K steps (P78): the weights' decode
+// at the narrow widths' price, else the tensor pipe's share of the full n256 step.
+inline double wide_step(int width) {
+  return std::max(width <= 64 ? 0.86 : 0.93, kWideStep * width / 256);
+}
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -225,29 +231,64 @@ __device__ __forceinline__ void decode_slice(const StepWeights& x, int j, uint32
 
 // One wgmma m64nNk16 of slice j on the stage's token tile (128-byte swizzled rows), whose
 // descriptor's low word is tok_lo (sm90::desc_kmajor_sw128_lo; slice j starts 32 j bytes on): its
-// first N tokens (N = the tile's T, or 64 / 96 for a narrow tile, into acc's first N / 2).
+// first N tokens (N = the tile's T, or a narrow tile's width, narrow_width), into acc's first N / 2.
+// 160, 192 and 224 tokens: an n128 on tokens 0-127, then an n32, n64 or n96 on the same A fragment
+// for the rest (token 128 starts 128 rows of 128 bytes on; its accumulators at acc[64]).
 template <int N, int R>
 __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t (&frag)[4], float (&acc)[R]) {
   const uint64_t desc = sm90::desc_from_lo(tok_lo + 2 * j);
-  if constexpr (N == 64)
+  if constexpr (N == 64) {
     sm90::wgmma_m64n64k16_rs(acc, frag, desc, 1);
-  else if constexpr (N == 96)
+  } else if constexpr (N == 96) {
     sm90::wgmma_m64n96k16_rs(acc, frag, desc, 1);
-  else if constexpr (N == 128)
-    sm90::wgmma_m64n128k16_rs(acc, frag, desc, 1);
-  else
+  } else if constexpr (N == 128) {
+    sm90::wgmma_m64n128k16_rs(*reinterpret_cast<float(*)[64]>(&acc[0]), frag, desc, 1);
+  } else if constexpr (N == 256) {
     sm90::wgmma_m64n256k16_rs(acc, frag, desc, 1);
+  } else {
+    static_assert(R == 128 && (N == 160 || N == 192 || N == 224), "widths past 128: 256-token tiles");
+    sm90::wgmma_m64n128k16_rs(*reinterpret_cast<float(*)[64]>(&acc[0]), frag, desc, 1);
+    float(&rest)[64] = *reinterpret_cast<float(*)[64]>(&acc[64]);
+    const uint64_t desc_rest = sm90::desc_from_lo(tok_lo + 2 * j + (128 * 128 >> 4));
+    if constexpr (N == 160)
+      sm90::wgmma_m64n32k16_rs(rest, frag, desc_rest, 1);
+    else if constexpr (N == 192)
+      sm90::wgmma_m64n64k16_rs(rest, frag, desc_rest, 1);
+    else
+      sm90::wgmma_m64n96k16_rs(rest, frag, desc_rest, 1);
+  }
 }
 #endif
 
-// group_gemm, 128-token tiles: the wgmma width (tokens) of a tile with `live` tokens, for `narrow`
-// (GroupScheduler::narrow) and C consumer warpgroups (with 3, a loop of n96 as well made ptxas
-// spill at the 128-register cap). The producer copies that many token rows (P64), the consumers
-// run the K loop of that width (P62), the host prices the tile by it (P63).
-__host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int consumers) {
+// group_gemm: the wgmma width (tokens) of a tile of T tokens with `live` of them, for `narrow`
+// (GroupScheduler::narrow) and C consumer warpgroups. 128-token tiles: 64, or 96 (narrow 96, 2
+// consumers: with 3, a loop of n96 as well made ptxas spill at the 128-register cap), else 128
+// (P62). 256-token tiles (2 consumers), narrow not 0: the live tokens rounded up to 32, at least 64
+// (P78). The producer copies that many token rows (P64), the consumers run the K loop of that
+// width, the host prices the tile by it (P63).
+__host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int consumers, int tokens) {
+  if (tokens == 256) return narrow == 0 ? 256 : std::min(256, std::max(64, (live + 31) / 32 * 32));
   if (narrow != 0 && live <= 64) return 64;
   if (consumers == 2 && narrow == 96 && live <= 96) return 96;
   return 128;
+}
+// The widths narrow_width gives a T-token tile of C consumers, from 64 in steps of 32 (the token
+// boxes of those below T are each group's narrow_tok maps, in that order).
+template <int W, int T, int C>
+constexpr bool width_taken() {
+  return W == T || (T == 256 ? W >= 64 && W % 32 == 0 && W < T : W == 64 || (W == 96 && C == 2));
+}
+// Calls f(std::integral_constant<int, width>) for a tile's width: one copy of f per width taken.
+template <int T, int C, int W = 64, class F>
+__device__ __forceinline__ void with_width(int width, F&& f) {
+  if constexpr (W >= T) {
+    f(std::integral_constant<int, T>{});
+  } else {
+    if constexpr (width_taken<W, T, C>()) {
+      if (width == W) return f(std::integral_constant<int, W>{});
+    }
+    with_width<T, C, W + 32>(width, f);
+  }
 }
 
 // The `persistent` kernels that can decode the tokens in their main launch (TokenFuse): gemm's,
@@ -274,10 +315,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
-  // group_gemm, 128-token tiles: a tile of at most 64 (96) live tokens runs narrow (narrow_width):
-  // its token rows copied by the box of that many rows, narrow_tok[2 g] (narrow_tok[2 g + 1]) for
-  // group g, and its K loop on wgmmas that wide.
-  constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler> && T == 128;
+  // group_gemm: a partly filled tile runs narrow (narrow_width): its token rows copied by the box
+  // of that many rows (group g's narrow_tok[kNarrowMaps g + width / 32 - 2]), its K loop on wgmmas
+  // that wide.
+  constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler>;
+  constexpr int kNarrowMaps = T / 32 - 2;
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
   uint64_t* const full = bars;
@@ -364,9 +406,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const void* tok_map = &mp.tok;
         uint32_t tile_bytes = bytes;
         if constexpr (kNarrow) {
-          const int width = narrow_width(static_cast<int>(e.args.m) - tile.m0, sched.narrow, C);
+          const int width = narrow_width(static_cast<int>(e.args.m) - tile.m0, sched.narrow, C, T);
           if (tok && width < T) {
-            tok_map = narrow_tok + 2 * tile.group + (width == 64 ? 0 : 1);
+            tok_map = narrow_tok + kNarrowMaps * tile.group + (width / 32 - 2);
             tile_bytes -= (T - width) * kBK * 2;
           }
         }
@@ -478,8 +520,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
 
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
-    // The K loop, its wgmmas N tokens wide: T, or (group_gemm, 128-token tiles) 64 or 96 when the
-    // tile's live tokens fit, so a group's last, partly filled tile multiplies less padding. A
+    // The K loop, its wgmmas N tokens wide: T, or (group_gemm) narrower where the tile's live
+    // tokens fit (narrow_width), so a partly filled tile multiplies less padding. A
     // loop per width, chosen once per tile: a branch among widths inside the slice loop cost the
     // loop itself 12-21 % (docs/perf-notes.md P11, P62).
     uint32_t prev_empty = 0;  // `empty` of the previous K step's stage, freed once its last slice is done
@@ -525,13 +567,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
     };
     if constexpr (kNarrow) {
-      const int width = narrow_width(static_cast<int>(sched.entry(tile.group).args.m) - tile.m0, sched.narrow, C);
-      if (width == 64)
-        k_loop(std::integral_constant<int, 64>{});
-      else if (C == 2 && width == 96)
-        k_loop(std::integral_constant<int, 96>{});
-      else
-        k_loop(std::integral_constant<int, T>{});
+      with_width<T, C>(narrow_width(static_cast<int>(sched.entry(tile.group).args.m) - tile.m0, sched.narrow, C, T),
+                       k_loop);
     } else {
       k_loop(std::integral_constant<int, T>{});
     }
@@ -687,12 +724,15 @@ struct ShapePlan {
   bool global = false;     // split-K without clusters, the partial sums through L2 (P73)
 };
 
-// Every unit's cost in full K steps, in the scheduler's order: its K steps, scaled by kStep64 /
-// kStep96 where its 128-token tile runs narrow (counted in `narrow_units`).
+// Every unit's cost in full K steps of its CTA shape, in the scheduler's order: its K steps,
+// scaled where its token tile runs narrow (counted in `narrow_units`): kStep64 / kStep96 for
+// 128-token tiles, wide_step for 256-token ones.
 inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int consumers, int& narrow_units) {
+  const int tokens = lp.ts.tokens;
   return unit_steps(lp, [&](const GemmEntry& e, int64_t t) {
-    const int w = narrow_width(static_cast<int>(e.args.m - t % e.tiles_t * lp.ts.tokens), narrow, consumers);
-    narrow_units += w < 128 ? static_cast<int>(lp.ts.splits) : 0;
+    const int w = narrow_width(static_cast<int>(e.args.m - t % e.tiles_t * tokens), narrow, consumers, tokens);
+    narrow_units += w < tokens ? static_cast<int>(lp.ts.splits) : 0;
+    if (tokens == 256) return wide_step(w) / kWideStep;
     return w == 64 ? kStep64 : w == 96 ? kStep96 : 1.0;
   });
 }
@@ -724,9 +764,9 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   const int splits = sp.lp.ts.splits;
   sp.units = static_cast<int>(sp.lp.tiles * splits);
   sp.blocks = splits > 1 ? sp.units : static_cast<int>(std::min<int64_t>(sp.units, resident));
-  // group_gemm's unsplit 128-token launches price narrow tiles below full ones; where CTAs run
-  // several units, which units share a CTA then decides the busiest one (P63).
-  const int priced_narrow = std::is_same_v<Sched, GroupScheduler> && T == 128 && splits == 1 ? narrow : 0;
+  // group_gemm's unsplit launches price narrow tiles below full ones; where CTAs run several
+  // units, which units share a CTA then decides the busiest one (P63).
+  const int priced_narrow = std::is_same_v<Sched, GroupScheduler> && splits == 1 ? narrow : 0;
   const std::vector<double> cost = unit_costs(sp.lp, priced_narrow, C, sp.narrow_units);
   double busiest = round_robin_busiest(cost, sp.blocks);
   if (balance && priced_narrow != 0 && sp.units > sp.blocks) {
@@ -774,8 +814,9 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_SCHED=data|stream-k forces how the work is shared out (both, for measuring).
     const std::string forced = forced_choice("NVFP4_PERSISTENT_CTA", {"2x128", "3x128", "2x256"});
     const std::string sched = forced_schedule("NVFP4_PERSISTENT_SCHED");
-    // group_gemm, 128-token tiles: the narrowest wgmma a partly filled tile may take (64 or 96
-    // tokens, or 0 for none; P62), and the units handed out by cost (P63).
+    // group_gemm: the narrowest wgmma a partly filled 128-token tile may take (64 or 96 tokens, or
+    // 0 for none; P62; 256-token tiles: any of 64 to 224 unless 0, P78), and the units handed out
+    // by cost (P63).
     // NVFP4_PERSISTENT_NARROW=0|64|96 and NVFP4_PERSISTENT_BALANCE=0|1 force them (measuring), and
     // are checked for every problem so a bad value never passes.
     const std::string narrow_env = forced_choice("NVFP4_PERSISTENT_NARROW", {"0", "64", "96"});
@@ -790,7 +831,7 @@ class WgmmaRunner final : public Runner {
     for (const GemmOperands& g : c.groups) max_m = std::max(max_m, g.dims.m);
     if (max_m > 128 || forced == "2x256") {
       const ShapePlan wide =
-          plan_shape<NB, 2, 256, Sched>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9, sched);
+          plan_shape<NB, 2, 256, Sched>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9, sched, narrow, balance);
       if (wide.cost < best.cost) best = wide;
     }
     // gemm: 2 x 128 with its split-K partial sums through L2 instead of a cluster, where the
@@ -861,10 +902,10 @@ class WgmmaRunner final : public Runner {
     if (kGrouped) {
       m_map_table = DeviceBuffer(maps.size() * sizeof(Maps));
       CUDA_CHECK(cudaMemcpyAsync(m_map_table.get(), maps.data(), m_map_table.bytes(), cudaMemcpyHostToDevice, stream));
-      if (m_tok == 128 && narrow != 0) {  // each group's token boxes of 64 and 96 rows
+      if (narrow != 0) {  // each group's token boxes of 64, 96, ... rows below m_tok (narrow_tok)
         std::vector<CUtensorMap> narrow_maps;
         for (const GemmEntry& e : sp.lp.entries)
-          for (int rows : {64, 96}) narrow_maps.push_back(token_map(e, rows));
+          for (int rows = 64; rows < m_tok; rows += 32) narrow_maps.push_back(token_map(e, rows));
         m_narrow_table = DeviceBuffer(narrow_maps.size() * sizeof(CUtensorMap));
         CUDA_CHECK(cudaMemcpyAsync(m_narrow_table.get(), narrow_maps.data(), m_narrow_table.bytes(),
                                    cudaMemcpyHostToDevice, stream));
@@ -895,7 +936,7 @@ class WgmmaRunner final : public Runner {
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +
              (m_global ? ", partial sums through L2" : "") + m_tokens.plan_text();
-    if (sp.narrow_units > 0 && m_tok == 128)
+    if (sp.narrow_units > 0)
       m_plan += "; " + std::to_string(sp.narrow_units) + " units on narrower wgmmas (partly filled token tiles)" +
                 (sp.order.empty() ? "" : ", units handed out by cost");
   }
@@ -954,7 +995,7 @@ class WgmmaRunner final : public Runner {
   TokenWorkspace m_tokens;
   DeviceBuffer m_map_table;
   DeviceBuffer m_order;         // GroupScheduler::order
-  DeviceBuffer m_narrow_table;  // group_gemm: each group's token maps of 64 and 96 rows (the kernel's narrow_tok)
+  DeviceBuffer m_narrow_table;  // group_gemm: each group's token maps of 64, 96, ... rows (the kernel's narrow_tok)
   Sched m_sched;
   Maps m_maps{};
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)

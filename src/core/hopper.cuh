@@ -204,6 +204,27 @@ __device__ __forceinline__ void wgmma_m64n96k16_rs(float (&d)[R], const uint32_t
 #endif
 }
 
+// The same with N = 32 tokens (B 16 x 32, D in d[0..15]). Issued after an n128 on the same A
+// fragment, at the tile's token 128 and d[64..], it makes group_gemm's 160-token widths (P78).
+template <int R>
+__device__ __forceinline__ void wgmma_m64n32k16_rs(float (&d)[R], const uint32_t (&a)[4], uint64_t desc, int scale_d) {
+  static_assert(R >= 16, "the accumulator array holds the n32 tile");
+#if NVFP4_SM90A
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 "
+      "{"
+      "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15"
+      "}, {%16,%17,%18,%19}, %20, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0]),"+f"(d[1]),"+f"(d[2]),"+f"(d[3]),"+f"(d[4]),"+f"(d[5]),"+f"(d[6]),"+f"(d[7])
+        , "+f"(d[8]),"+f"(d[9]),"+f"(d[10]),"+f"(d[11]),"+f"(d[12]),"+f"(d[13]),"+f"(d[14]),"+f"(d[15])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(scale_d));
+#else
+  (void)d; (void)a; (void)desc; (void)scale_d;
+  __trap();
+#endif
+}
+
 // Makes this thread's generic-proxy shared-memory stores (st.shared) visible to the async proxy
 // (wgmma operand reads, TMA); a barrier must follow before other threads' wgmmas read them.
 __device__ __forceinline__ void fence_proxy_async_smem() {
