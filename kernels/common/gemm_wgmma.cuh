@@ -232,31 +232,23 @@ __device__ __forceinline__ void decode_slice(const StepWeights& x, int j, uint32
 // One wgmma m64nNk16 of slice j on the stage's token tile (128-byte swizzled rows), whose
 // descriptor's low word is tok_lo (sm90::desc_kmajor_sw128_lo; slice j starts 32 j bytes on): its
 // first N tokens (N = the tile's T, or a narrow tile's width, narrow_width), into acc's first N / 2.
-// 160, 192 and 224 tokens: an n128 on tokens 0-127, then an n32, n64 or n96 on the same A fragment
-// for the rest (token 128 starts 128 rows of 128 bytes on; its accumulators at acc[64]).
 template <int N, int R>
 __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t (&frag)[4], float (&acc)[R]) {
   const uint64_t desc = sm90::desc_from_lo(tok_lo + 2 * j);
-  if constexpr (N == 64) {
+  if constexpr (N == 64)
     sm90::wgmma_m64n64k16_rs(acc, frag, desc, 1);
-  } else if constexpr (N == 96) {
+  else if constexpr (N == 96)
     sm90::wgmma_m64n96k16_rs(acc, frag, desc, 1);
-  } else if constexpr (N == 128) {
+  else if constexpr (N == 128)
     sm90::wgmma_m64n128k16_rs(*reinterpret_cast<float(*)[64]>(&acc[0]), frag, desc, 1);
-  } else if constexpr (N == 256) {
+  else if constexpr (N == 160)
+    sm90::wgmma_m64n160k16_rs(acc, frag, desc, 1);
+  else if constexpr (N == 192)
+    sm90::wgmma_m64n192k16_rs(acc, frag, desc, 1);
+  else if constexpr (N == 224)
+    sm90::wgmma_m64n224k16_rs(acc, frag, desc, 1);
+  else
     sm90::wgmma_m64n256k16_rs(acc, frag, desc, 1);
-  } else {
-    static_assert(R == 128 && (N == 160 || N == 192 || N == 224), "widths past 128: 256-token tiles");
-    sm90::wgmma_m64n128k16_rs(*reinterpret_cast<float(*)[64]>(&acc[0]), frag, desc, 1);
-    float(&rest)[64] = *reinterpret_cast<float(*)[64]>(&acc[64]);
-    const uint64_t desc_rest = sm90::desc_from_lo(tok_lo + 2 * j + (128 * 128 >> 4));
-    if constexpr (N == 160)
-      sm90::wgmma_m64n32k16_rs(rest, frag, desc_rest, 1);
-    else if constexpr (N == 192)
-      sm90::wgmma_m64n64k16_rs(rest, frag, desc_rest, 1);
-    else
-      sm90::wgmma_m64n96k16_rs(rest, frag, desc_rest, 1);
-  }
 }
 #endif
 
@@ -320,6 +312,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // that wide.
   constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler>;
   constexpr int kNarrowMaps = T / 32 - 2;
+  // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
+  // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
+  // all): its consumers get 232, its producer 40 (no spills there either, P78).
+  constexpr bool kWideGroup = kNarrow && T == 256;
+  constexpr int kProducerRegs = kWideGroup ? 40 : Cf::kProducerRegs;
+  constexpr int kConsumerRegs = kWideGroup ? 232 : Cf::kConsumerRegs;
+  static_assert(128 * (kProducerRegs + C * kConsumerRegs) <= (65536 / Cf::kThreads) / 8 * 8 * Cf::kThreads,
+                "setmaxnreg budgets exceed the launch allocation");
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
   uint64_t* const full = bars;
@@ -360,7 +360,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   if (kClusters && splits > 1) sm90::cluster_arrive_relaxed();
 
   if (warpgroup == 0) {  // ---- producer ----
-    sm90::setmaxnreg_dec<Cf::kProducerRegs>();
+    sm90::setmaxnreg_dec<kProducerRegs>();
     // Producer warp r < issuers runs role r's loop over every K step, all its lanes waiting on
     // `empty`, lane 0 arriving and issuing the copies: one thread issuing all of them was the data
     // path's limit (docs/perf-notes.md P22: it spent ~85 % of its time issuing and ~15 % waiting
@@ -482,7 +482,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   }
 
   // ---- consumers ----
-  sm90::setmaxnreg_inc<Cf::kConsumerRegs>();
+  sm90::setmaxnreg_inc<kConsumerRegs>();
   const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   if constexpr (kFusable) {
