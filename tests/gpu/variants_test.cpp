@@ -231,14 +231,15 @@ TEST(Variants, PersistentGroupRoleLoops) {
     }
 }
 
-// group_gemm's `persistent` with partly filled token tiles on 128-token wgmmas or on narrower ones
-// (64, 96 tokens: docs/perf-notes.md P62), the units in round-robin order or handed out by cost
-// (P63; gemm_edges.json has a case with more tiles than SMs), in both 128-token CTA shapes.
+// group_gemm's `persistent` with partly filled token tiles on full-width wgmmas or on narrower ones
+// (64, 96 tokens of 128: docs/perf-notes.md P62; 64 to 224 of 256: P78), the units in round-robin
+// order or handed out by cost (P63; gemm_edges.json has a case with more tiles than SMs), in every
+// CTA shape.
 TEST(Variants, PersistentGroupNarrowAndBalance) {
   const struct {
     const char *narrow, *balance;
   } runs[] = {{"0", "1"}, {"64", "1"}, {"96", "1"}, {"96", "0"}};
-  for (const char* cta : {"2x128", "3x128"})
+  for (const char* cta : {"2x128", "3x128", "2x256"})
     for (const auto& r : runs) {
       SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_CTA={} NVFP4_PERSISTENT_NARROW={} NVFP4_PERSISTENT_BALANCE={}", cta,
                                r.narrow, r.balance));
