@@ -108,12 +108,13 @@ inline constexpr int kIssuers = 3;
 // K-step time of a 128-token tile that runs 64 or 96 wide relative to a full one (P64, H100),
 // for that balance and the cost model; 256-token tiles: wide_step.
 inline constexpr int kNarrowTokens = 96;
-inline constexpr double kStep64 = 0.6, kStep96 = 0.8;
-// A 256-token tile's K step at `width` tokens, in full 2 x 128 K steps (P78): the weights' decode
-// at the narrow widths' price, else the tensor pipe's share of the full n256 step.
-inline double wide_step(int width) {
-  return std::max(width <= 64 ? 0.86 : 0.93, kWideStep * width / 256);
-}
+inline constexpr double kStep64 = 0.85, kStep96 = 0.92;
+// group_gemm's 256-token tiles: the K step at width 64, 96, ..., 256 tokens in full 2 x 128 K
+// steps (P78 probe, H100: 8 groups of that many tokens, N = 4096, K = 7168, each CTA shape
+// forced). Below ~160 tokens the weights' decode and the data path set it (and the 6-stage ring
+// costs ~20 % against 2 x 128's 8 stages), above it the tensor pipe.
+inline constexpr double kWideGroupStep[7] = {1.03, 1.10, 1.18, 1.27, 1.41, 1.57, 1.71};
+inline double wide_step(int width) { return kWideGroupStep[width / 32 - 2]; }
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -732,7 +733,7 @@ inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int cons
   return unit_steps(lp, [&](const GemmEntry& e, int64_t t) {
     const int w = narrow_width(static_cast<int>(e.args.m - t % e.tiles_t * tokens), narrow, consumers, tokens);
     narrow_units += w < tokens ? static_cast<int>(lp.ts.splits) : 0;
-    if (tokens == 256) return wide_step(w) / kWideStep;
+    if (tokens == 256) return wide_step(w) / wide_step(256);
     return w == 64 ? kStep64 : w == 96 ? kStep96 : 1.0;
   });
 }
@@ -831,7 +832,8 @@ class WgmmaRunner final : public Runner {
     for (const GemmOperands& g : c.groups) max_m = std::max(max_m, g.dims.m);
     if (max_m > 128 || forced == "2x256") {
       const ShapePlan wide =
-          plan_shape<NB, 2, 256, Sched>(c, forced.empty() || forced == "2x256" ? kWideStep : 1e9, sched, narrow, balance);
+          plan_shape<NB, 2, 256, Sched>(c, forced.empty() || forced == "2x256" ? (kGrouped ? wide_step(256) : kWideStep) : 1e9,
+                                        sched, narrow, balance);
       if (wide.cost < best.cost) best = wide;
     }
     // gemm: 2 x 128 with its split-K partial sums through L2 instead of a cluster, where the
