@@ -179,7 +179,9 @@ __device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
 }
 
 // The pre-pass, a launch of its own (`tensor-core`, `persistent`): one CTA per kDecodeThreads / 4
-// chunks, every thread one block.
+// chunks, every thread one block. A CTA whose chunks are all padding (rows [m, m_pad)) stores
+// nothing: the workspace is zeroed when it is allocated and nothing else writes those rows, whose
+// values never reach C anyway (a token row is one output column; docs/perf-notes.md P79).
 // static: each including file gets its own copy.
 inline constexpr int kDecodeThreads = 256;
 static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
@@ -189,6 +191,7 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
   const int64_t first = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
   const TokenBlock blk = fetch_token_block(job, starts, first + (threadIdx.x >> 2));
   prefetch_spans(job.prefetch);  // while the token loads are in flight
+  if (!__syncthreads_or(blk.live)) return;
   store_token_chunks<kDecodeThreads>(job, first, blk, stage);
 }
 
@@ -315,6 +318,8 @@ struct TokenWorkspace {
         first(lp.entries.at(0)),
         chunks(lp.token_elems / kTokenChunk),
         tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {
+    // The padding rows stay zero: the pre-pass launch skips them (P79).
+    CUDA_CHECK(cudaMemsetAsync(tokens.get(), 0, tokens.bytes(), stream));
     if (groups <= kMaxFuseGroups) {
       sources.groups = groups;
       for (int g = 0; g < groups; ++g) sources.group[g] = token_source(lp.entries[g]);
