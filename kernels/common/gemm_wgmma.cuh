@@ -105,15 +105,16 @@ inline constexpr int kIssuers = 3;
 // group_gemm: a partly filled token tile runs its K loop on wgmmas as wide as its live tokens
 // allow (narrow_width; GroupScheduler::narrow; docs/perf-notes.md P62, P78), and where CTAs run
 // several units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the
-// K-step time of a 128-token tile that runs 64 or 96 wide relative to a full one (P64, H100),
+// K-step time of a 128-token tile that runs 64 or 96 wide relative to a full one (P78, H100),
 // for that balance and the cost model; 256-token tiles: wide_step.
 inline constexpr int kNarrowTokens = 96;
-inline constexpr double kStep64 = 0.85, kStep96 = 0.92;
+inline constexpr double kStep64 = 0.82, kStep96 = 0.90;
 // group_gemm's 256-token tiles: the K step at width 64, 96, ..., 256 tokens in full 2 x 128 K
-// steps (P78 probe, H100: 8 groups of that many tokens, N = 4096, K = 7168, each CTA shape
-// forced). Below ~160 tokens the weights' decode and the data path set it (and the 6-stage ring
-// costs ~20 % against 2 x 128's 8 stages), above it the tensor pipe.
-inline constexpr double kWideGroupStep[7] = {1.03, 1.10, 1.18, 1.27, 1.41, 1.57, 1.71};
+// steps (P78 probe after P79, H100: 8 groups of that many tokens, N = 4096, K = 7168, each CTA
+// shape forced; kStep64 / kStep96 from the same run). Below ~160 tokens the weights' decode and
+// the data path set it (~10 % dearer than in 2 x 128, whose ring has 8 stages to this one's 6),
+// above it the tensor pipe.
+inline constexpr double kWideGroupStep[7] = {0.92, 1.00, 1.10, 1.21, 1.37, 1.53, 1.70};
 inline double wide_step(int width) { return kWideGroupStep[width / 32 - 2]; }
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
