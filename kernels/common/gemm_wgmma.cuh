@@ -142,10 +142,12 @@ struct Cfg {
   // or setmaxnreg.inc waits forever.
   static constexpr int kProducerRegs = C == 2 ? 64 : 56;
   static constexpr int kConsumerRegs = C == 2 ? 216 : 152;
+  static constexpr bool budgets_fit(int producer, int consumer) {
+    return 128 * (producer + C * consumer) <= (65536 / kThreads) / 8 * 8 * kThreads;
+  }
   static_assert(C == 2 || C == 3, "2 or 3 consumer warpgroups");
   static_assert(T == 128 || (T == 256 && C == 2), "256 tokens only with 2 consumers (registers)");
-  static_assert(128 * (kProducerRegs + C * kConsumerRegs) <= (65536 / kThreads) / 8 * 8 * kThreads,
-                "setmaxnreg budgets exceed the launch allocation");
+  static_assert(budgets_fit(kProducerRegs, kConsumerRegs), "setmaxnreg budgets exceed the launch allocation");
   static_assert(kStageBytes % 1024 == 0, "each stage's token tile stays 1024-byte aligned for the swizzle");
   static_assert(C * 128 * kRegs * 4 <= kStages * kStageBytes, "the split-K exchange reuses the ring");
 };
@@ -242,7 +244,7 @@ __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t
   else if constexpr (N == 96)
     sm90::wgmma_m64n96k16_rs(acc, frag, desc, 1);
   else if constexpr (N == 128)
-    sm90::wgmma_m64n128k16_rs(*reinterpret_cast<float(*)[64]>(&acc[0]), frag, desc, 1);
+    sm90::wgmma_m64n128k16_rs(acc, frag, desc, 1);
   else if constexpr (N == 160)
     sm90::wgmma_m64n160k16_rs(acc, frag, desc, 1);
   else if constexpr (N == 192)
@@ -320,8 +322,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr bool kWideGroup = kNarrow && T == 256;
   constexpr int kProducerRegs = kWideGroup ? 40 : Cf::kProducerRegs;
   constexpr int kConsumerRegs = kWideGroup ? 232 : Cf::kConsumerRegs;
-  static_assert(128 * (kProducerRegs + C * kConsumerRegs) <= (65536 / Cf::kThreads) / 8 * 8 * Cf::kThreads,
-                "setmaxnreg budgets exceed the launch allocation");
+  static_assert(Cf::budgets_fit(kProducerRegs, kConsumerRegs), "setmaxnreg budgets exceed the launch allocation");
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
   uint64_t* const full = bars;

@@ -86,8 +86,11 @@ __device__ __forceinline__ uint64_t desc_kmajor_sw128(uint32_t smem_byte_addr) {
 // ---- wgmma m64n128k16, FP16 x FP16 -> FP32, A from registers ----
 // D (64 x 128, FP32, 64 registers per thread) += A (64 x 16 FP16, 4 registers per thread: the
 // mma.sync m16n8k16 A fragment of the thread's warp's 16 rows) * B (16 x 128 FP16 in shared memory,
-// `desc`). scale_d = 0 overwrites D instead of accumulating.
-__device__ __forceinline__ void wgmma_m64n128k16_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t desc, int scale_d) {
+// `desc`). scale_d = 0 overwrites D instead of accumulating. D is d[0..63] of an array of at least
+// 64 (a 256-token tile's, where one runs 128 wide).
+template <int R>
+__device__ __forceinline__ void wgmma_m64n128k16_rs(float (&d)[R], const uint32_t (&a)[4], uint64_t desc, int scale_d) {
+  static_assert(R >= 64, "the accumulator array holds the n128 tile");
 #if NVFP4_SM90A
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
