@@ -295,6 +295,23 @@ constexpr bool fusable_tokens() {
   return NB == 1 && (std::is_same_v<Sched, SingleScheduler> || kFused);
 }
 
+// Tokens per pass of a tile copied out through one ring stage (the consumers' held stage): the
+// most of T, halving, whose staged rows fit the stage.
+template <class Staged>
+constexpr int held_rows(int tokens, int stage_bytes) {
+  int rows = tokens;
+  while (rows > 8 && Staged::bytes(rows) > stage_bytes) rows /= 2;
+  return rows;
+}
+// f(std::integral_constant<int, i>) for i = 0 .. N - 1, in order.
+template <int N, int I = 0, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+  if constexpr (I < N) {
+    f(std::integral_constant<int, I>{});
+    static_for<N, I + 1>(f);
+  }
+}
+
 // Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
 // (group_gemm; group g's descriptors at table[g] in global memory).
 // kGlobal: a data-parallel split-K launch without clusters, its partial sums through L2
@@ -577,22 +594,28 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
-    if (prev_empty != 0) sm90::mbar_arrive(prev_empty);
 
     // A barrier over the consumer warpgroups only (the producer may still be loading).
     const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
     int peer_end;
     const SegmentRole role = work_role(sched, wp, cur, peer_end);
+    // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
+    // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
+    // cluster barrier follows every remote read). A tile with more work after it, stored by this
+    // CTA alone, goes out through its last K step's stage, which the consumers hold (do not free)
+    // until they have copied the tile out, by passes of kHeldRows tokens (HeldTile): 2-byte stores
+    // straight to C took 3.6-10 us per tile where the staged copy takes 1-2 (P80 trace).
+    const bool staged = cur.it >= work_end(wp);
+    const bool held = !staged && splits == 1 && role != SegmentRole::kPartial && !kGlobal;
+    if (prev_empty != 0 && !held) sm90::mbar_arrive(prev_empty);
     if (role == SegmentRole::kPartial) {  // stream-K: a later run of this tile, summed by its owner
       store_partial<kConsumers * 128>(acc, wp, ctid, consumers_sync);
       continue;
     }
     if (role == SegmentRole::kOwner) add_partials<kConsumers * 128>(acc, wp, peer_end, ctid, consumers_sync);
-    // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
-    // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
-    // cluster barrier follows every remote read); earlier tiles straight to C (TileStore).
-    const bool staged = cur.it >= work_end(wp);
-    if (splits > 1 || staged) consumers_sync();  // ring reads done (splitk_reduce and the staged tile reuse it)
+    // splitk_reduce and the staged tile reuse the ring, the held tile its last stage: every
+    // consumer's reads of them (wgmma's included) done first.
+    if (splits > 1 || staged || held) consumers_sync();
     OutView out;  // read after the main loop, where registers are free
     {
       const GemmEntry& e = sched.entry(tile.group);
@@ -614,13 +637,32 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // Stores this rank's share, units [u0, u1): blocks(put) calls put_block for each of its blocks.
     const auto store_share = [&](auto&& blocks, int u0, int u1) {
       const int c0 = NB == 1 ? warp * 16 : warp * 8;  // the warp's first column in the tile
+      using Staged = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
       if (staged) {
-        using Staged = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
         static_assert(Staged::bytes(T) <= kStages * kStageBytes, "the staged tile fits in the ring");
         const Staged sm(ring, c0, lane);
         blocks([&](int dm, int dn, float a, float b) { sm.block(dm, dn, a, b); });
         consumers_sync();
         sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, 16 * u0, 16 * u1, ctid);
+      } else if (held) {
+        constexpr int kHeldRows = held_rows<Staged>(T, kStageBytes);
+        const Staged sm(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes, c0, lane);
+        const int live = static_cast<int>(out.m - tile.m0);
+        static_for<T / kHeldRows>([&](auto pass) {
+          constexpr int r0 = decltype(pass)::value * kHeldRows;
+          if (r0 != 0 && live <= r0) return;  // no live tokens in this pass (a narrow tile)
+          if (r0 != 0) consumers_sync();       // the previous pass's copy-out reads done
+          blocks([&](int dm, int dn, float a, float b) {
+            if (dm >= r0 && dm < r0 + kHeldRows) sm.block(dm - r0, dn, a, b);
+          });
+          consumers_sync();
+          sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0 + r0, tile.n0, 0, std::min(kHeldRows, live - r0),
+                                                 ctid);
+        });
+        // The stage back to the producer, whose next copy into it is an async-proxy write after
+        // this thread's generic ones.
+        sm90::fence_proxy_async_smem();
+        sm90::mbar_arrive(prev_empty);
       } else {
         const TileStore st(out, tile.l, tile.m0, tile.n0 + c0, lane);
         blocks([&](int dm, int dn, float a, float b) { st.block(dm, dn, a, b); });
