@@ -335,10 +335,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr int kNarrowMaps = T / 32 - 2;
   // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
-  // all): its consumers get 232, its producer 40 (no spills there either, P78).
+  // all; P78), and at 232 once its tiles went out through a held stage (16 bytes, P80): its
+  // consumers get 240, its producer 24 (no spills there either).
   constexpr bool kWideGroup = kNarrow && T == 256;
-  constexpr int kProducerRegs = kWideGroup ? 40 : Cf::kProducerRegs;
-  constexpr int kConsumerRegs = kWideGroup ? 232 : Cf::kConsumerRegs;
+  constexpr int kProducerRegs = kWideGroup ? 24 : Cf::kProducerRegs;
+  constexpr int kConsumerRegs = kWideGroup ? 240 : Cf::kConsumerRegs;
   static_assert(Cf::budgets_fit(kProducerRegs, kConsumerRegs), "setmaxnreg budgets exceed the launch allocation");
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
