@@ -41,9 +41,10 @@
 //   runs store partial sums to a global workspace, the CTA with its first run adds them and
 //   stores the tile. Either way the producer runs ahead into the next tile while the consumers
 //   store the last one.
-//   Epilogue: acc * 2^14 (the decode's raw scale), FP16 or silu(x1)*x2 (silu_mul_fast); the CTA's
-//   last tile through its idle ring and out by whole rows (StagedTile), earlier tiles straight to
-//   C (TileStore), gemm_common.cuh.
+//   Epilogue: acc * 2^14 (the decode's raw scale), FP16 or silu(x1)*x2 (silu_mul_fast), staged in
+//   shared memory and copied out by whole rows (StagedTile, gemm_common.cuh): the CTA's last tile
+//   through its idle ring, earlier tiles through their last K step's stage, which the consumers
+//   hold until the tile is out (P80).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (types only: the encoder is fetched from the driver at run time)
@@ -335,11 +336,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr int kNarrowMaps = T / 32 - 2;
   // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
-  // all; P78), and at 232 once its tiles went out through a held stage (16 bytes, P80): its
-  // consumers get 240, its producer 24 (no spills there either).
+  // all): its consumers get 232, its producer 40 (no spills there either, P78).
   constexpr bool kWideGroup = kNarrow && T == 256;
-  constexpr int kProducerRegs = kWideGroup ? 24 : Cf::kProducerRegs;
-  constexpr int kConsumerRegs = kWideGroup ? 240 : Cf::kConsumerRegs;
+  constexpr int kProducerRegs = kWideGroup ? 40 : Cf::kProducerRegs;
+  constexpr int kConsumerRegs = kWideGroup ? 232 : Cf::kConsumerRegs;
   static_assert(Cf::budgets_fit(kProducerRegs, kConsumerRegs), "setmaxnreg budgets exceed the launch allocation");
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t bars[2 * kStages];  // full[s], then empty[s]: one array, a fixed distance apart
@@ -607,7 +607,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // until they have copied the tile out, by passes of kHeldRows tokens (HeldTile): 2-byte stores
     // straight to C took 3.6-10 us per tile where the staged copy takes 1-2 (P80 trace).
     const bool staged = cur.it >= work_end(wp);
-    const bool held = !staged && splits == 1 && role != SegmentRole::kPartial && !kGlobal;
+    // (A split tile is always its CTA's last: split-K plans give every unit a CTA of its own.)
+    const bool held = !staged && role != SegmentRole::kPartial;
     if (prev_empty != 0 && !held) sm90::mbar_arrive(prev_empty);
     if (role == SegmentRole::kPartial) {  // stream-K: a later run of this tile, summed by its owner
       store_partial<kConsumers * 128>(acc, wp, ctid, consumers_sync);
@@ -645,7 +646,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         blocks([&](int dm, int dn, float a, float b) { sm.block(dm, dn, a, b); });
         consumers_sync();
         sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, 16 * u0, 16 * u1, ctid);
-      } else if (held) {
+      } else {  // held
         constexpr int kHeldRows = held_rows<Staged>(T, kStageBytes);
         const Staged sm(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes, c0, lane);
         const int live = static_cast<int>(out.m - tile.m0);
@@ -664,9 +665,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         // this thread's generic ones.
         sm90::fence_proxy_async_smem();
         sm90::mbar_arrive(prev_empty);
-      } else {
-        const TileStore st(out, tile.l, tile.m0, tile.n0 + c0, lane);
-        blocks([&](int dm, int dn, float a, float b) { st.block(dm, dn, a, b); });
       }
     };
     // Any share of the whole accumulator array (pulled or unsplit)...
