@@ -595,29 +595,31 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
+    // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
+    // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
+    // cluster barrier follows every remote read). A tile with more work after it goes out through
+    // its last K step's stage, which the consumers hold (do not free yet) until they have copied
+    // the tile out, by passes of as many tokens as fit it: 2-byte stores straight to C took 3.6-10
+    // us per tile where the staged copy takes 1-2.3 (docs/perf-notes.md P80). (A split tile is
+    // always its CTA's last: split-K plans give every unit a CTA of its own.) The test is written
+    // here, on the cursor alone: with the stream-K role in it, ptxas moved the K loop's ring
+    // addresses out of the uniform registers (119 -> 125 instructions per K step).
+    const bool staged = cur.it >= work_end(wp);
+    if (prev_empty != 0 && staged) sm90::mbar_arrive(prev_empty);
 
     // A barrier over the consumer warpgroups only (the producer may still be loading).
     const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
     int peer_end;
     const SegmentRole role = work_role(sched, wp, cur, peer_end);
-    // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
-    // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
-    // cluster barrier follows every remote read). A tile with more work after it, stored by this
-    // CTA alone, goes out through its last K step's stage, which the consumers hold (do not free)
-    // until they have copied the tile out, by passes of kHeldRows tokens (HeldTile): 2-byte stores
-    // straight to C took 3.6-10 us per tile where the staged copy takes 1-2 (P80 trace).
-    const bool staged = cur.it >= work_end(wp);
-    // (A split tile is always its CTA's last: split-K plans give every unit a CTA of its own.)
-    const bool held = !staged && role != SegmentRole::kPartial;
-    if (prev_empty != 0 && !held) sm90::mbar_arrive(prev_empty);
     if (role == SegmentRole::kPartial) {  // stream-K: a later run of this tile, summed by its owner
+      if (prev_empty != 0 && !staged) sm90::mbar_arrive(prev_empty);
       store_partial<kConsumers * 128>(acc, wp, ctid, consumers_sync);
       continue;
     }
     if (role == SegmentRole::kOwner) add_partials<kConsumers * 128>(acc, wp, peer_end, ctid, consumers_sync);
-    // splitk_reduce and the staged tile reuse the ring, the held tile its last stage: every
-    // consumer's reads of them (wgmma's included) done first.
-    if (splits > 1 || staged || held) consumers_sync();
+    // Every consumer's reads of the ring (wgmma's included) done: splitk_reduce and the staged tile
+    // reuse it, the held tile its last stage.
+    consumers_sync();
     OutView out;  // read after the main loop, where registers are free
     {
       const GemmEntry& e = sched.entry(tile.group);
