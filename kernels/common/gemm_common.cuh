@@ -680,13 +680,42 @@ __device__ __forceinline__ void store_output(const OutView& o, int64_t l, int64_
 // P27). g < -87 gives 0 (exp overflows).
 __device__ __forceinline__ float silu_mul_fast(float g, float u) { return __fdividef(g, 1.0f + __expf(-g)) * u; }
 
-// A swap-AB tile's outputs by 8 x 8 blocks, written to a tile of T in shared memory (rows =
-// tokens, kCols output columns, rows padded by 16 bytes so that lanes t = 0..3, rows 2t, land 8
-// banks apart): FP16 rounded once (StagedTile) or FP32 as they are (PartialTile). In the MMA
-// accumulator layout lane (g, t) of a warp holds, for each block, output column n0 + g of tokens
-// m0 + 2t and m0 + 2t + 1 (a, b). (Straight to C, those are 2-byte stores in 4 rows of 16 bytes
-// per warp instruction: 3.6-10 us per tile, where staging and copying out by whole rows takes
-// 1-2.3; docs/perf-notes.md P25, P26, P80.)
+// A swap-AB tile's outputs by 8 x 8 blocks. In the MMA accumulator layout lane (g, t) of a warp
+// holds, for each block, output column n0 + g of tokens m0 + 2t and m0 + 2t + 1 (a, b: final FP32
+// values, rounded once to FP16 here). The lane's address in C and the bounds are set up once per
+// tile, so a block costs two compares and two stores at constant offsets from it: ~12
+// instructions per two outputs where store_output's 64-bit index arithmetic and bounds test per
+// element took ~60 and 3-5 us per tile (docs/perf-notes.md P25). (Transposing the blocks across
+// the warp for 4-byte stores, with movmatrix or shuffles, made ptxas move the consumers' ring
+// addresses out of the uniform registers and guard the K loop's barrier wait: 119 -> 125
+// instructions per K step.)
+struct TileStore {
+  __half* lane;        // &C[l][m0 + 2t][n0 + g], (m0, n0) the warp's first token and output column
+  int n;               // C's row length (N)
+  int m_left, n_left;  // tokens and columns of C from (m0, n0) on
+  int g, t2;           // lane (g, t): g and 2t
+  __device__ __forceinline__ TileStore(const OutView& o, int64_t l, int64_t m0, int64_t n0, int lane_id) {
+    n = static_cast<int>(o.n);
+    m_left = static_cast<int>(o.m - m0);
+    n_left = static_cast<int>(o.n - n0);
+    g = lane_id / 4;
+    t2 = 2 * (lane_id % 4);
+    lane = o.c + (l * o.m + m0 + t2) * o.n + n0 + g;
+  }
+  // The block of tokens m0 + dm .. + 7 and columns n0 + dn .. + 7 (dm, dn multiples of 8): this
+  // lane's outputs, tokens m0 + dm + 2t (a) and + 1 (b) of column n0 + dn + g.
+  __device__ __forceinline__ void block(int dm, int dn, float a, float b) const {
+    if (dn + g < n_left) {
+      __half* c = lane + static_cast<int64_t>(dm) * n + dn;
+      if (dm + t2 < m_left) c[0] = __float2half_rn(a);
+      if (dm + t2 + 1 < m_left) c[n] = __float2half_rn(b);
+    }
+  }
+};
+
+// TileStore's blocks written to a tile of T in shared memory (rows = tokens, kCols output
+// columns, rows padded by 16 bytes so that lanes t = 0..3, rows 2t, land 8 banks apart): FP16
+// rounded once (StagedTile) or FP32 as they are (PartialTile).
 template <int kCols, class T>
 struct LaneTile {
   static constexpr int kPitch = kCols + 16 / static_cast<int>(sizeof(T));  // elements
@@ -696,8 +725,7 @@ struct LaneTile {
   T* lane;  // &s[2t][c0 + g]: this lane's first output, c0 the warp's first column
   __device__ __forceinline__ LaneTile(uint8_t* smem, int c0, int lane_id)
       : s(reinterpret_cast<T*>(smem)), lane(s + 2 * (lane_id % 4) * kPitch + c0 + lane_id / 4) {}
-  // The block of tokens dm .. dm + 7 and columns dn .. dn + 7 (multiples of 8) of the tile, from
-  // the warp's first column c0: this lane's outputs, rows dm + 2t (a) and + 1 (b) of column dn + g.
+  // As TileStore::block: rows dm + 2t (a) and + 1 (b) of column dn + g.
   __device__ __forceinline__ void block(int dm, int dn, float a, float b) const {
     lane[dm * kPitch + dn] = cvt(a);
     lane[(dm + 1) * kPitch + dn] = cvt(b);
@@ -710,9 +738,11 @@ struct LaneTile {
   }
 };
 
-// The FP16 tile, then copied to C by whole rows: 16-byte vectors, consecutive threads along a row
-// (`persistent`: a CTA's last tile in its drained ring, P26; earlier tiles in a held ring stage,
-// by passes of as many rows as fit it, P80).
+// The FP16 tile, then copied to C by whole rows: 16-byte vectors, consecutive threads along a row.
+// For a CTA's last tile, whose ring is free once every consumer is done with it (P26), and
+// group_gemm's earlier tiles, in a held ring stage by passes (P80): every consumer warp's 2-byte
+// stores went straight to C in 4 rows of 16 bytes per instruction, 3-16 us per tile in the P25
+// trace, 3.6-10 us in P80's (the 256-token tiles slowest), docs/perf-notes.md.
 template <int kCols>
 struct StagedTile : LaneTile<kCols, __half> {
   using Base = LaneTile<kCols, __half>;

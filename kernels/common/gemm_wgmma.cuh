@@ -43,8 +43,8 @@
 //   store the last one.
 //   Epilogue: acc * 2^14 (the decode's raw scale), FP16 or silu(x1)*x2 (silu_mul_fast), staged in
 //   shared memory and copied out by whole rows (StagedTile, gemm_common.cuh): the CTA's last tile
-//   through its idle ring, earlier tiles through their last K step's stage, which the consumers
-//   hold until the tile is out (P80).
+//   through its idle ring; earlier tiles (group_gemm) through their last K step's stage, which the
+//   consumers hold until the tile is out (P80), or (gemm, dual_gemm) straight to C (TileStore).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (types only: the encoder is fetched from the driver at run time)
@@ -333,6 +333,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // of that many rows (group g's narrow_tok[kNarrowMaps g + width / 32 - 2]), its K loop on wgmmas
   // that wide.
   constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler>;
+  // group_gemm: a tile with more work after it goes out through a held ring stage (P80, below).
+  constexpr bool kHeldPath = std::is_same_v<Sched, GroupScheduler>;
   constexpr int kNarrowMaps = T / 32 - 2;
   // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
@@ -597,29 +599,31 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::fence_regs(acc);
     // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
     // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
-    // cluster barrier follows every remote read). A tile with more work after it goes out through
-    // its last K step's stage, which the consumers hold (do not free yet) until they have copied
-    // the tile out, by passes of as many tokens as fit it: 2-byte stores straight to C took 3.6-10
-    // us per tile where the staged copy takes 1-2.3 (docs/perf-notes.md P80). (A split tile is
-    // always its CTA's last: split-K plans give every unit a CTA of its own.) The test is written
-    // here, on the cursor alone: with the stream-K role in it, ptxas moved the K loop's ring
-    // addresses out of the uniform registers (119 -> 125 instructions per K step).
+    // cluster barrier follows every remote read). group_gemm (kHeldPath): a tile with more work
+    // after it goes out through its last K step's stage, which the consumers hold (do not free
+    // yet) until they have copied the tile out, by passes of as many tokens as fit it: 2-byte
+    // stores straight to C (TileStore) took 3.6-10 us per tile where the staged copy takes 1-2.3
+    // (docs/perf-notes.md P80). (A split tile is always its CTA's last: split-K plans give every
+    // unit a CTA of its own.) The test is written here, on the cursor alone: with the stream-K role
+    // in it, ptxas moved the K loop's ring addresses out of the uniform registers (119 -> 125
+    // instructions per K step). gemm and dual_gemm, whose benchmark plans run one unit per CTA,
+    // keep TileStore: the held path's code alone cost gemm 128x7168x16384 3 %.
     const bool staged = cur.it >= work_end(wp);
-    if (prev_empty != 0 && staged) sm90::mbar_arrive(prev_empty);
+    if (prev_empty != 0 && (staged || !kHeldPath)) sm90::mbar_arrive(prev_empty);
 
     // A barrier over the consumer warpgroups only (the producer may still be loading).
     const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
     int peer_end;
     const SegmentRole role = work_role(sched, wp, cur, peer_end);
     if (role == SegmentRole::kPartial) {  // stream-K: a later run of this tile, summed by its owner
-      if (prev_empty != 0 && !staged) sm90::mbar_arrive(prev_empty);
+      if (kHeldPath && prev_empty != 0 && !staged) sm90::mbar_arrive(prev_empty);
       store_partial<kConsumers * 128>(acc, wp, ctid, consumers_sync);
       continue;
     }
     if (role == SegmentRole::kOwner) add_partials<kConsumers * 128>(acc, wp, peer_end, ctid, consumers_sync);
     // Every consumer's reads of the ring (wgmma's included) done: splitk_reduce and the staged tile
     // reuse it, the held tile its last stage.
-    consumers_sync();
+    if (splits > 1 || staged || kHeldPath) consumers_sync();
     OutView out;  // read after the main loop, where registers are free
     {
       const GemmEntry& e = sched.entry(tile.group);
@@ -648,6 +652,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         blocks([&](int dm, int dn, float a, float b) { sm.block(dm, dn, a, b); });
         consumers_sync();
         sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, 16 * u0, 16 * u1, ctid);
+      } else if constexpr (!kHeldPath) {
+        const TileStore st(out, tile.l, tile.m0, tile.n0 + c0, lane);
+        blocks([&](int dm, int dn, float a, float b) { st.block(dm, dn, a, b); });
       } else {  // held
         constexpr int kHeldRows = held_rows<Staged>(T, kStageBytes);
         const Staged sm(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes, c0, lane);
