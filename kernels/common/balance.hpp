@@ -1,63 +1,154 @@
 // SPDX-License-Identifier: Apache-2.0
 // balance.hpp: the order in which a data-parallel persistent launch hands out units of unequal
-// cost (host only, no CUDA). CTA b of `blocks` runs the units order[b], order[b + blocks], ...,
-// the stride form of every data-parallel launch, so CTA b runs ceil((units - b) / blocks) units;
-// balanced_order picks which units those are so that the busiest CTA's total cost is small.
-// group_gemm `persistent` uses it where a group's last 128-token tile runs on a narrower wgmma and
-// so costs less than a full one (docs/perf-notes.md P62, P63).
+// cost (host only, no CUDA). CTA b of `blocks` runs the units order[b], order[b + blocks], ...
+// up to the first entry that is -1 (or the end of `order`): the stride form of every
+// data-parallel launch, padded where CTAs run different numbers of units. balanced_order picks
+// which units share a CTA so that the busiest CTA's total cost is small.
+// group_gemm `persistent` uses it where units differ in cost: a partly filled token tile runs on
+// a narrower wgmma (docs/perf-notes.md P62, P63, P81).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <numeric>
+#include <queue>
+#include <utility>
 #include <vector>
 
 namespace nvfp4::gemm {
 
 struct Balanced {
-  std::vector<int> order;  // order[j * blocks + b]: CTA b's j-th unit
-  double busiest = 0;      // the largest per-CTA cost sum
+  std::vector<int> order;  // order[j * blocks + b]: CTA b's j-th unit, -1 past its last
+  double busiest = 0;      // the largest per-CTA sum of cost + extra per unit
 };
+
+namespace detail {
+// CTA runs -> the padded stride form (CTAs numbered by unit count, most first; stable).
+inline Balanced to_order(const std::vector<std::vector<int>>& runs, const std::vector<double>& load, int units) {
+  const int blocks = static_cast<int>(runs.size());
+  std::vector<int> rank(static_cast<size_t>(blocks));
+  std::iota(rank.begin(), rank.end(), 0);
+  std::stable_sort(rank.begin(), rank.end(), [&](int a, int b) { return runs[a].size() > runs[b].size(); });
+  const size_t rounds = blocks == 0 ? 0 : runs[static_cast<size_t>(rank[0])].size();
+  Balanced r;
+  r.order.assign(std::max(rounds * static_cast<size_t>(blocks), static_cast<size_t>(units)), -1);
+  for (int b = 0; b < blocks; ++b) {
+    const std::vector<int>& run = runs[static_cast<size_t>(rank[static_cast<size_t>(b)])];
+    for (size_t j = 0; j < run.size(); ++j) r.order[j * static_cast<size_t>(blocks) + static_cast<size_t>(b)] = run[j];
+    r.busiest = std::max(r.busiest, load[static_cast<size_t>(rank[static_cast<size_t>(b)])]);
+  }
+  // Trailing -1s past the last CTA's last unit are not needed: the stride form stops at the end.
+  while (!r.order.empty() && r.order.back() < 0) r.order.pop_back();
+  return r;
+}
 
 // Round by round (round j: the CTAs that run a j-th unit), the costliest units not yet placed go
 // to the CTAs with the least cost so far, the costliest unit to the least loaded CTA (ties: units
 // in their original order, CTAs by index, so equal costs keep round-robin's order and the
-// neighbouring tiles that share weights run at the same time). CTAs are then numbered by their
-// unit count (most first), as the stride form needs.
-inline Balanced balanced_order(const std::vector<double>& cost, int blocks) {
+// neighbouring tiles that share weights run at the same time). Every CTA but the last round's
+// runs the same number of units, as in the plain stride form (no -1 entries).
+inline Balanced by_rounds(const std::vector<double>& cost, int blocks, double extra) {
   const int units = static_cast<int>(cost.size());
-  Balanced r;
-  if (units == 0 || blocks <= 0) return r;
-  blocks = std::min(blocks, units);
   std::vector<int> by_cost(static_cast<size_t>(units));
   std::iota(by_cost.begin(), by_cost.end(), 0);
   std::stable_sort(by_cost.begin(), by_cost.end(), [&](int a, int b) { return cost[a] > cost[b]; });
   std::vector<double> load(static_cast<size_t>(blocks), 0.0);
   std::vector<std::vector<int>> runs(static_cast<size_t>(blocks));
   std::vector<int> ctas(static_cast<size_t>(blocks));
-  // Every round but the last gives each CTA one unit, so at a round's start all CTAs have run
-  // the same number of units and the round's CTAs are simply the least loaded ones.
   for (size_t next = 0; next < by_cost.size();) {
     const int in_round = static_cast<int>(std::min(by_cost.size() - next, static_cast<size_t>(blocks)));
     std::iota(ctas.begin(), ctas.end(), 0);
     std::stable_sort(ctas.begin(), ctas.end(), [&](int a, int b) { return load[a] < load[b]; });
     for (int i = 0; i < in_round; ++i) {
       const int c = ctas[static_cast<size_t>(i)], u = by_cost[next++];
-      runs[c].push_back(u);
-      load[c] += cost[u];
+      runs[static_cast<size_t>(c)].push_back(u);
+      load[static_cast<size_t>(c)] += cost[static_cast<size_t>(u)] + extra;
     }
   }
-  // Number the CTAs by unit count (most first; stable, so the first round's order stays).
-  std::vector<int> rank(static_cast<size_t>(blocks));
-  std::iota(rank.begin(), rank.end(), 0);
-  std::stable_sort(rank.begin(), rank.end(), [&](int a, int b) { return runs[a].size() > runs[b].size(); });
-  r.order.assign(static_cast<size_t>(units), -1);
-  for (int b = 0; b < blocks; ++b) {
-    const std::vector<int>& run = runs[rank[b]];
-    for (size_t j = 0; j < run.size(); ++j) r.order[j * blocks + b] = run[j];
-    r.busiest = std::max(r.busiest, load[rank[b]]);
+  return to_order(runs, load, units);
+}
+
+// Free counts: the costliest unit first to the least loaded CTA (LPT), then, while it lowers the
+// busiest CTA, one of its units moved to another CTA or swapped for a cheaper one there. CTAs
+// may then run different numbers of units (padded stride form). Each unit costs cost + extra
+// (extra: what a unit costs its CTA beyond its K steps, its epilogue and the next unit's start).
+inline Balanced free_counts(const std::vector<double>& cost, int blocks, double extra) {
+  const int units = static_cast<int>(cost.size());
+  std::vector<double> c(cost);
+  for (double& x : c) x += extra;
+  std::vector<int> by_cost(static_cast<size_t>(units));
+  std::iota(by_cost.begin(), by_cost.end(), 0);
+  std::stable_sort(by_cost.begin(), by_cost.end(), [&](int a, int b) { return c[a] > c[b]; });
+  std::vector<double> load(static_cast<size_t>(blocks), 0.0);
+  std::vector<std::vector<int>> runs(static_cast<size_t>(blocks));
+  using Slot = std::pair<double, int>;  // (load, CTA): least load first, then lowest index
+  std::priority_queue<Slot, std::vector<Slot>, std::greater<Slot>> least;
+  for (int b = 0; b < blocks; ++b) least.push({0.0, b});
+  for (int u : by_cost) {
+    const int b = least.top().second;
+    least.pop();
+    runs[static_cast<size_t>(b)].push_back(u);
+    load[static_cast<size_t>(b)] += c[static_cast<size_t>(u)];
+    least.push({load[static_cast<size_t>(b)], b});
   }
-  return r;
+  // Local search on the busiest CTA; every accepted step lowers the pair's larger load below the
+  // busiest, so it ends (bounded anyway).
+  constexpr double kEps = 1e-9;
+  for (int step = 0; step < 64 * units; ++step) {
+    const int hi = static_cast<int>(std::max_element(load.begin(), load.end()) - load.begin());
+    const double top = load[static_cast<size_t>(hi)];
+    std::vector<int> by_load(static_cast<size_t>(blocks));
+    std::iota(by_load.begin(), by_load.end(), 0);
+    std::stable_sort(by_load.begin(), by_load.end(), [&](int a, int b) { return load[a] < load[b]; });
+    bool moved = false;
+    std::vector<int>& from = runs[static_cast<size_t>(hi)];
+    for (int lo : by_load) {
+      if (lo == hi) continue;
+      std::vector<int>& to = runs[static_cast<size_t>(lo)];
+      for (size_t i = 0; i < from.size() && !moved; ++i) {
+        const double cu = c[static_cast<size_t>(from[i])];
+        if (load[static_cast<size_t>(lo)] + cu < top - kEps) {  // move
+          to.push_back(from[i]);
+          from.erase(from.begin() + static_cast<std::ptrdiff_t>(i));
+          load[static_cast<size_t>(hi)] -= cu;
+          load[static_cast<size_t>(lo)] += cu;
+          moved = true;
+          break;
+        }
+        for (size_t k = 0; k < to.size(); ++k) {  // swap for a cheaper unit
+          const double d = cu - c[static_cast<size_t>(to[k])];
+          if (d > kEps && load[static_cast<size_t>(lo)] + d < top - kEps) {
+            std::swap(from[i], to[k]);
+            load[static_cast<size_t>(hi)] -= d;
+            load[static_cast<size_t>(lo)] += d;
+            moved = true;
+            break;
+          }
+        }
+      }
+      if (moved) break;
+    }
+    if (!moved) break;
+  }
+  // Each CTA's units costliest first (its last, cheapest unit then ends with the others').
+  for (auto& run : runs)
+    std::stable_sort(run.begin(), run.end(), [&](int a, int b) { return c[a] > c[b]; });
+  return to_order(runs, load, units);
+}
+}  // namespace detail
+
+// extra > 0 (what each unit costs its CTA beyond `cost`): the better of the two by the busiest
+// CTA's cost + extra per unit (ties keep by_rounds, whose stride form has no -1 entries and keeps
+// round-robin's order for equal costs). extra = 0: by_rounds alone (without a per-unit cost,
+// uneven unit counts would be priced as free).
+inline Balanced balanced_order(const std::vector<double>& cost, int blocks, double extra = 0.0) {
+  const int units = static_cast<int>(cost.size());
+  if (units == 0 || blocks <= 0) return Balanced{};
+  blocks = std::min(blocks, units);
+  Balanced a = detail::by_rounds(cost, blocks, extra);
+  if (extra <= 0.0) return a;
+  Balanced b = detail::free_counts(cost, blocks, extra);
+  return b.busiest < a.busiest - 1e-9 ? b : a;
 }
 
 // The busiest CTA's cost sum when CTA b takes units b, b + blocks, ... in their own order.

@@ -196,14 +196,17 @@ struct GroupScheduler {
   // (64 or 96; 0: every tile the full 128, docs/perf-notes.md P62).
   int narrow = 0;
   // Data-parallel `persistent` launches whose units differ in cost: unit `order[i]` runs where
-  // unit i would (balance.hpp; device, one int per unit), or nullptr for units in their own order.
+  // unit i would (balance.hpp; device, one int per slot of the padded stride form: -1 past a CTA's
+  // last unit), or nullptr for units in their own order.
   const int* order = nullptr;
   int64_t blocks() const { return total_tiles * ts.splits; }
   __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int g) const { return entries[g]; }
   __device__ TileSpan span(int it) const { return span_in_table(entries, groups, it); }
-  __device__ Segment unit(int i) const {
-    const int block = order != nullptr ? order[i] : i;
+  // Slot i's unit, or -1 (next_work stops there).
+  __device__ int slot(int i) const { return order != nullptr ? order[i] : i; }
+  __device__ Segment unit(int i) const { return unit_of(slot(i)); }
+  __device__ Segment unit_of(int block) const {
     const int tile = ts.splits.div(block);
     int g = 0;
     while (g + 1 < groups && entries[g + 1].first_tile <= tile) ++g;
@@ -251,7 +254,13 @@ __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp
   const int end = work_end(wp);
   if (c.it >= end) return false;
   if (wp.sk.ctas == 0) {
-    seg = sched.unit(c.it);
+    if constexpr (std::is_same_v<Sched, GroupScheduler>) {
+      const int block = sched.slot(c.it);
+      if (block < 0) return false;  // past this CTA's last unit (balance.hpp's padded stride form)
+      seg = sched.unit_of(block);
+    } else {
+      seg = sched.unit(c.it);
+    }
     c.it += static_cast<int>(gridDim.x);
   } else {
     next_range(c.it, end, [&](int i) { return sched.span(i); }, seg);

@@ -117,6 +117,15 @@ inline constexpr double kStep64 = 0.82, kStep96 = 0.90;
 // above it the tensor pipe.
 inline constexpr double kWideGroupStep[7] = {0.92, 1.00, 1.10, 1.21, 1.37, 1.53, 1.70};
 inline double wide_step(int width) { return kWideGroupStep[width / 32 - 2]; }
+// What a 256-token unit costs inside a launch of mixed widths, for handing the units out
+// (balance.hpp): its K step at width 64, 96, ..., 256 relative to a full one, and what each unit
+// adds to its CTA beyond its K steps (its epilogue through the held stage and the next unit's
+// start), in full K steps. From P81's per-tile trace (H100, the two G=8 benchmark cases: K steps
+// 0.27 / 0.32 / 0.36 / 0.39 / 0.45-0.49 / 0.58 / 0.61 us; 1.95 us epilogue + 1.0 us to the next
+// unit's first step), docs/perf-notes.md P81. The narrow widths cost less next to wide ones than
+// kWideGroupStep (8 groups of one width) says.
+inline constexpr double kWideMixedStep[7] = {0.445, 0.517, 0.592, 0.631, 0.77, 0.943, 1.0};
+inline constexpr double kWideUnitSteps = 5.0;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -607,7 +616,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // unit a CTA of its own.) The test is written here, on the cursor alone: with the stream-K role
     // in it, ptxas moved the K loop's ring addresses out of the uniform registers (119 -> 125
     // instructions per K step). gemm and dual_gemm, whose benchmark plans run one unit per CTA,
-    // keep TileStore: the held path's code alone cost gemm 128x7168x16384 3 %.
+    // keep TileStore: the held path's code alone cost gemm 128x7168x16384 3 %. (Under a balanced
+    // order whose next slot is -1 the CTA's last tile takes the held path: correct, as fast, P81.)
     const bool staged = cur.it >= work_end(wp);
     if (prev_empty != 0 && (staged || !kHeldPath)) sm90::mbar_arrive(prev_empty);
 
@@ -823,11 +833,24 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   const std::vector<double> cost = unit_costs(sp.lp, priced_narrow, C, sp.narrow_units);
   double busiest = round_robin_busiest(cost, sp.blocks);
   if (balance && priced_narrow != 0 && sp.units > sp.blocks) {
-    Balanced b = balanced_order(cost, sp.blocks);
-    if (b.busiest < busiest) {
-      busiest = b.busiest;
-      sp.order = std::move(b.order);
+    // The shape's cost (its choice against the other CTA shapes) as P63 priced it: units handed
+    // out round by round, no per-unit cost.
+    busiest = std::min(busiest, balanced_order(cost, sp.blocks).busiest);
+    // Which units share a CTA: 256-token tiles by their measured prices inside a mixed launch and
+    // a per-unit cost, any number of units per CTA (P81); 128-token tiles round by round (P63).
+    std::vector<double> priced = cost;
+    double extra = 0.0;
+    if (T == 256) {
+      priced = unit_steps(sp.lp, [&](const GemmEntry& e, int64_t t) {
+        const int w = narrow_width(static_cast<int>(e.args.m - t % e.tiles_t * T), priced_narrow, C, T);
+        return kWideMixedStep[w / 32 - 2];
+      });
+      extra = kWideUnitSteps;
     }
+    std::vector<double> with_extra = priced;
+    for (double& x : with_extra) x += extra;
+    Balanced b = balanced_order(priced, sp.blocks, extra);
+    if (b.busiest < round_robin_busiest(with_extra, sp.blocks)) sp.order = std::move(b.order);
   }
   sp.cost = busiest * step_time + (splits == 1   ? 0.0
                                    : kGlobal     ? kGlobalSplitSteps
@@ -940,7 +963,8 @@ class WgmmaRunner final : public Runner {
     if (sp.stream_k) {
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
     } else {
-      m_work.plan.units = sp.units;
+      // Slots of the stride form: the units, or the balanced order's padded slots (balance.hpp).
+      m_work.plan.units = sp.order.empty() ? sp.units : static_cast<int>(sp.order.size());
       if (m_global) {  // a slot per unit, then a count per tile (zeroed once, never reset)
         const size_t slots = static_cast<size_t>(sp.units) * sp.slot_floats * sizeof(float);
         m_partials = DeviceBuffer(slots + static_cast<size_t>(sp.lp.tiles) * sizeof(unsigned long long));

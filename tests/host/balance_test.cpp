@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // balance_test.cpp: the cost-balanced unit order of data-parallel `persistent` launches
-// (kernels/common/balance.hpp): every unit runs exactly once, CTA b runs as many units as the
-// stride form gives it, equal costs keep round-robin's order, and the busiest CTA is never busier
-// than under round-robin (and strictly less busy on the group_gemm benchmark case's shape).
+// (kernels/common/balance.hpp): every unit runs exactly once, a CTA's units come before its -1
+// entries (the padded stride form the kernels stop at), equal costs keep round-robin's order, the
+// busiest CTA is never busier than under round-robin (and strictly less busy on the group_gemm
+// benchmark cases' shapes), and with a per-unit cost CTAs may run different numbers of units.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,25 +14,43 @@
 namespace nvfp4::gemm {
 namespace {
 
-// CTA b's cost sum under `order`, each CTA running order[b], order[b + blocks], ...
-std::vector<double> loads(const std::vector<int>& order, const std::vector<double>& cost, int blocks) {
+// CTA b's cost sum under `order`, each CTA running order[b], order[b + blocks], ... up to its
+// first -1, each unit costing cost + extra.
+std::vector<double> loads(const std::vector<int>& order, const std::vector<double>& cost, int blocks,
+                          double extra = 0.0) {
   std::vector<double> load(static_cast<size_t>(blocks), 0.0);
-  for (size_t i = 0; i < order.size(); ++i) load[i % blocks] += cost[static_cast<size_t>(order[i])];
+  std::vector<bool> done(static_cast<size_t>(blocks), false);
+  for (size_t i = 0; i < order.size(); ++i) {
+    const size_t b = i % static_cast<size_t>(blocks);
+    if (order[i] < 0) done[b] = true;
+    if (done[b]) continue;
+    load[b] += cost[static_cast<size_t>(order[i])] + extra;
+  }
   return load;
 }
 
-void expect_valid(const Balanced& b, const std::vector<double>& cost, int blocks) {
-  ASSERT_EQ(b.order.size(), cost.size());
+void expect_valid(const Balanced& b, const std::vector<double>& cost, int blocks, double extra = 0.0) {
+  const int ctas = std::min<int>(blocks, static_cast<int>(cost.size()));
+  ASSERT_GE(b.order.size(), cost.size());
   std::vector<int> seen(cost.size(), 0);
-  for (int u : b.order) {
-    ASSERT_GE(u, 0);
+  std::vector<bool> ended(static_cast<size_t>(ctas), false);
+  for (size_t i = 0; i < b.order.size(); ++i) {
+    const int u = b.order[i];
+    const size_t cta = i % static_cast<size_t>(ctas);
+    if (u < 0) {
+      ended[cta] = true;
+      continue;
+    }
+    ASSERT_FALSE(ended[cta]) << "a unit after CTA " << cta << "'s -1";
     ASSERT_LT(u, static_cast<int>(cost.size()));
     ++seen[static_cast<size_t>(u)];
   }
   for (int n : seen) EXPECT_EQ(n, 1);
-  const std::vector<double> load = loads(b.order, cost, std::min<int>(blocks, static_cast<int>(cost.size())));
-  EXPECT_DOUBLE_EQ(*std::max_element(load.begin(), load.end()), b.busiest);
-  EXPECT_LE(b.busiest, round_robin_busiest(cost, blocks) + 1e-9);
+  const std::vector<double> load = loads(b.order, cost, ctas, extra);
+  EXPECT_NEAR(*std::max_element(load.begin(), load.end()), b.busiest, 1e-9);
+  std::vector<double> with_extra(cost);
+  for (double& x : with_extra) x += extra;
+  EXPECT_LE(b.busiest, round_robin_busiest(with_extra, blocks) + 1e-9);
 }
 
 TEST(Balance, EqualCostsKeepRoundRobin) {
@@ -74,7 +93,50 @@ TEST(Balance, GroupBenchmarkShape) {
   expect_valid(b, cost, 132);
   EXPECT_LT(b.busiest, round_robin_busiest(cost, 132) - 0.1);
   // The stride form: CTAs 0..87 run 3 units, 88..131 run 2 (the last round's order entries exist).
+  ASSERT_EQ(b.order.size(), cost.size());
   for (size_t i = 0; i < b.order.size(); ++i) EXPECT_GE(b.order[i], 0);
+}
+
+// Without a per-unit cost the answer is round by round's, whatever the costs.
+TEST(Balance, NoExtraKeepsRounds) {
+  const std::vector<double> cost = {9, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  const Balanced b = balanced_order(cost, 3);
+  expect_valid(b, cost, 3);
+  ASSERT_EQ(b.order.size(), cost.size());  // 4 / 3 / 3 units: no -1 entries
+  for (int u : b.order) EXPECT_GE(u, 0);
+}
+
+// One dear unit and many cheap ones on 3 CTAs: round by round gives every CTA 4 or 3 units (the
+// dear one's CTA 9 + 3 + extras), free counts leave the dear unit alone.
+TEST(Balance, FreeCountsLeaveADearUnitAlone) {
+  const std::vector<double> cost = {9, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  const double extra = 0.5;
+  const Balanced b = balanced_order(cost, 3, extra);
+  expect_valid(b, cost, 3, extra);
+  EXPECT_DOUBLE_EQ(b.busiest, 9.5);  // {9}, {1 x 5}: 7.5, {1 x 4}: 6
+  // CTA 0 runs 5 units, CTA 1 four, CTA 2 (the dear one) one: slots 2, 5, 8 and 11 are -1.
+  int minus = 0;
+  for (int u : b.order) minus += u < 0 ? 1 : 0;
+  EXPECT_GT(minus, 0);
+}
+
+// group_gemm G=8, M=[40,76,168,72,164,148,196,160], N=7168, K=2048 as 256-token tiles (one per
+// group and weight tile, 56 weight tiles): each tile's cost by its wgmma width as P81's trace
+// priced it, 5 steps per unit on top. Free counts beat round by round (busiest 62.4 -> ~56 us in
+// the trace's prices).
+TEST(Balance, GroupBenchmarkShapeFreeCounts) {
+  const int ms[] = {40, 76, 168, 72, 164, 148, 196, 160};
+  const double price[] = {0.445, 0.517, 0.592, 0.631, 0.77, 0.943, 1.0};  // width 64, 96, ..., 256
+  std::vector<double> cost;
+  for (int m : ms)
+    for (int n = 0; n < 56; ++n) cost.push_back(32 * price[std::max(64, (m + 31) / 32 * 32) / 32 - 2]);
+  ASSERT_EQ(cost.size(), 448u);
+  const double extra = 5.0;
+  const Balanced rounds = balanced_order(cost, 132);  // round by round (extra 0)
+  const Balanced b = balanced_order(cost, 132, extra);
+  expect_valid(b, cost, 132, extra);
+  const std::vector<double> by_rounds = loads(rounds.order, cost, 132, extra);
+  EXPECT_LT(b.busiest, *std::max_element(by_rounds.begin(), by_rounds.end()) - 2.0);
 }
 
 }  // namespace
