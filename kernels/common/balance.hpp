@@ -24,14 +24,14 @@ struct Balanced {
 
 namespace detail {
 // CTA runs -> the padded stride form (CTAs numbered by unit count, most first; stable).
-inline Balanced to_order(const std::vector<std::vector<int>>& runs, const std::vector<double>& load, int units) {
+inline Balanced to_order(const std::vector<std::vector<int>>& runs, const std::vector<double>& load) {
   const int blocks = static_cast<int>(runs.size());
   std::vector<int> rank(static_cast<size_t>(blocks));
   std::iota(rank.begin(), rank.end(), 0);
   std::stable_sort(rank.begin(), rank.end(), [&](int a, int b) { return runs[a].size() > runs[b].size(); });
   const size_t rounds = blocks == 0 ? 0 : runs[static_cast<size_t>(rank[0])].size();
   Balanced r;
-  r.order.assign(std::max(rounds * static_cast<size_t>(blocks), static_cast<size_t>(units)), -1);
+  r.order.assign(rounds * static_cast<size_t>(blocks), -1);  // every unit is in some CTA's run
   for (int b = 0; b < blocks; ++b) {
     const std::vector<int>& run = runs[static_cast<size_t>(rank[static_cast<size_t>(b)])];
     for (size_t j = 0; j < run.size(); ++j) r.order[j * static_cast<size_t>(blocks) + static_cast<size_t>(b)] = run[j];
@@ -65,7 +65,7 @@ inline Balanced by_rounds(const std::vector<double>& cost, int blocks, double ex
       load[static_cast<size_t>(c)] += cost[static_cast<size_t>(u)] + extra;
     }
   }
-  return to_order(runs, load, units);
+  return to_order(runs, load);
 }
 
 // Free counts: the costliest unit first to the least loaded CTA (LPT), then, while it lowers the
@@ -133,7 +133,7 @@ inline Balanced free_counts(const std::vector<double>& cost, int blocks, double 
   // Each CTA's units costliest first (its last, cheapest unit then ends with the others').
   for (auto& run : runs)
     std::stable_sort(run.begin(), run.end(), [&](int a, int b) { return c[a] > c[b]; });
-  return to_order(runs, load, units);
+  return to_order(runs, load);
 }
 }  // namespace detail
 
@@ -151,11 +151,12 @@ inline Balanced balanced_order(const std::vector<double>& cost, int blocks, doub
   return b.busiest < a.busiest - 1e-9 ? b : a;
 }
 
-// The busiest CTA's cost sum when CTA b takes units b, b + blocks, ... in their own order.
-inline double round_robin_busiest(const std::vector<double>& cost, int blocks) {
+// The busiest CTA's sum of cost + extra per unit when CTA b takes units b, b + blocks, ... in
+// their own order.
+inline double round_robin_busiest(const std::vector<double>& cost, int blocks, double extra = 0.0) {
   if (blocks <= 0) return 0;
   std::vector<double> load(static_cast<size_t>(blocks), 0.0);
-  for (size_t u = 0; u < cost.size(); ++u) load[u % static_cast<size_t>(blocks)] += cost[u];
+  for (size_t u = 0; u < cost.size(); ++u) load[u % static_cast<size_t>(blocks)] += cost[u] + extra;
   return *std::max_element(load.begin(), load.end());
 }
 

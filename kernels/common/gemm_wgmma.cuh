@@ -789,13 +789,15 @@ struct ShapePlan {
 
 // Every unit's cost in full K steps of its CTA shape, in the scheduler's order: its K steps,
 // scaled where its token tile runs narrow (counted in `narrow_units`): kStep64 / kStep96 for
-// 128-token tiles, wide_step for 256-token ones.
-inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int consumers, int& narrow_units) {
+// 128-token tiles, for 256-token ones the width's K step in `wide` (widths 64, 96, ..., 256)
+// relative to the full one: kWideGroupStep, or kWideMixedStep for handing units out.
+inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int consumers, int& narrow_units,
+                                      const double (&wide)[7] = kWideGroupStep) {
   const int tokens = lp.ts.tokens;
   return unit_steps(lp, [&](const GemmEntry& e, int64_t t) {
     const int w = narrow_width(static_cast<int>(e.args.m - t % e.tiles_t * tokens), narrow, consumers, tokens);
     narrow_units += w < tokens ? static_cast<int>(lp.ts.splits) : 0;
-    if (tokens == 256) return wide_step(w) / wide_step(256);
+    if (tokens == 256) return wide[w / 32 - 2] / wide[6];
     return w == 64 ? kStep64 : w == 96 ? kStep96 : 1.0;
   });
 }
@@ -841,16 +843,12 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
     std::vector<double> priced = cost;
     double extra = 0.0;
     if (T == 256) {
-      priced = unit_steps(sp.lp, [&](const GemmEntry& e, int64_t t) {
-        const int w = narrow_width(static_cast<int>(e.args.m - t % e.tiles_t * T), priced_narrow, C, T);
-        return kWideMixedStep[w / 32 - 2];
-      });
+      int counted = 0;  // the same narrow units as `cost` counted
+      priced = unit_costs(sp.lp, priced_narrow, C, counted, kWideMixedStep);
       extra = kWideUnitSteps;
     }
-    std::vector<double> with_extra = priced;
-    for (double& x : with_extra) x += extra;
     Balanced b = balanced_order(priced, sp.blocks, extra);
-    if (b.busiest < round_robin_busiest(with_extra, sp.blocks)) sp.order = std::move(b.order);
+    if (b.busiest < round_robin_busiest(priced, sp.blocks, extra)) sp.order = std::move(b.order);
   }
   sp.cost = busiest * step_time + (splits == 1   ? 0.0
                                    : kGlobal     ? kGlobalSplitSteps
