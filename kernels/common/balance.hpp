@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <numeric>
 #include <queue>
 #include <utility>
@@ -149,6 +150,26 @@ inline Balanced balanced_order(const std::vector<double>& cost, int blocks, doub
   if (extra <= 0.0) return a;
   Balanced b = detail::free_counts(cost, blocks, extra);
   return b.busiest < a.busiest - 1e-9 ? b : a;
+}
+
+// How a device order holds a unit (GroupScheduler::order): the unit in the low kOrderGroupShift
+// bits, its group above them, so that a CTA finds the unit's group without a scan of the group
+// table (docs/perf-notes.md P82); -1 stays -1. order_fits: every group and unit of a launch fits.
+inline constexpr int kOrderGroupShift = 24;
+inline constexpr bool order_fits(int64_t groups, int64_t units) {
+  return groups >= 1 && groups <= (int64_t{1} << (31 - kOrderGroupShift)) && units <= (int64_t{1} << kOrderGroupShift);
+}
+// `order` (units, -1 past a CTA's last) coded with each unit's group, group g's units starting
+// at first_unit[g] (ascending, first_unit[0] = 0; the caller checked order_fits).
+inline std::vector<int> order_codes(const std::vector<int>& order, const std::vector<int64_t>& first_unit) {
+  std::vector<int> coded(order.size(), -1);
+  for (size_t i = 0; i < order.size(); ++i) {
+    const int u = order[i];
+    if (u < 0) continue;
+    const auto g = std::upper_bound(first_unit.begin(), first_unit.end(), int64_t{u}) - first_unit.begin() - 1;
+    coded[i] = static_cast<int>(g) << kOrderGroupShift | u;
+  }
+  return coded;
 }
 
 // The busiest CTA's sum of cost + extra per unit when CTA b takes units b, b + blocks, ... in

@@ -27,6 +27,7 @@
 #include "core/hopper.cuh"
 #include "core/nvfp4.hpp"
 #include "reference/dequant.cuh"
+#include "balance.hpp"
 #include "stream_k.hpp"
 
 namespace nvfp4::gemm {
@@ -185,7 +186,8 @@ struct SingleScheduler {
 };
 
 // G GEMMs: a device table of entries (built in prepare), a CTA finds its GEMM by a scan of the
-// first tiles (G is small; the table stays in L1).
+// first tiles (G is small; the table stays in L1), or from its balanced order's entry
+// (balance.hpp order_codes).
 struct GroupScheduler {
   const GemmEntry* entries = nullptr;  // device, `groups` entries, ascending first_tile
   int groups = 0;
@@ -195,17 +197,29 @@ struct GroupScheduler {
   // `persistent` (128-token tiles): the narrowest wgmma N a tile whose live tokens fit may take
   // (64 or 96; 0: every tile the full 128, docs/perf-notes.md P62).
   int narrow = 0;
-  // Data-parallel `persistent` launches whose units differ in cost: unit `order[i]` runs where
-  // unit i would (balance.hpp; device, one int per slot of the padded stride form: -1 past a CTA's
-  // last unit), or nullptr for units in their own order.
+  // Data-parallel `persistent` launches whose units differ in cost: the unit in `order[i]` runs
+  // where unit i would (balance.hpp; device, one int per slot of the padded stride form: -1 past a
+  // CTA's last unit, else the unit with its group in the bits from kOrderGroupShift, so that
+  // next_work needs no scan of the table: order_code), or nullptr for units in their own order.
   const int* order = nullptr;
   int64_t blocks() const { return total_tiles * ts.splits; }
   __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int g) const { return entries[g]; }
   __device__ TileSpan span(int it) const { return span_in_table(entries, groups, it); }
-  // Slot i's unit, or -1 (next_work stops there).
-  __device__ int slot(int i) const { return order != nullptr ? order[i] : i; }
-  __device__ Segment unit(int i) const { return unit_of(slot(i)); }
+  // Slot i's code: its unit (order: with the group), or -1 (next_work stops there).
+  __device__ int slot(int i) const { return order != nullptr ? __ldg(order + i) : i; }
+  // Slot i's order entry into L1 ahead of its next_work (the consumers, during the epilogue before
+  // it: the load of a slot's entry was most of the ~1 us from one unit to the next, P82).
+  __device__ void prefetch_slot(int i) const {
+    if (order != nullptr) asm volatile("prefetch.global.L1 [%0];" ::"l"(order + i));
+  }
+  __device__ Segment unit_of_slot(int code) const {
+    if (order == nullptr) return unit_of(code);
+    const int g = code >> kOrderGroupShift, block = code & ((1 << kOrderGroupShift) - 1);
+    const int tile = ts.splits.div(block);
+    return split_unit(entries[g], g, tile, block - tile * ts.splits, ts);
+  }
+  __device__ Segment unit(int i) const { return unit_of_slot(slot(i)); }
   __device__ Segment unit_of(int block) const {
     const int tile = ts.splits.div(block);
     int g = 0;
@@ -255,9 +269,9 @@ __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp
   if (c.it >= end) return false;
   if (wp.sk.ctas == 0) {
     if constexpr (std::is_same_v<Sched, GroupScheduler>) {
-      const int block = sched.slot(c.it);
-      if (block < 0) return false;  // past this CTA's last unit (balance.hpp's padded stride form)
-      seg = sched.unit_of(block);
+      const int code = sched.slot(c.it);
+      if (code < 0) return false;  // past this CTA's last unit (balance.hpp's padded stride form)
+      seg = sched.unit_of_slot(code);
     } else {
       seg = sched.unit(c.it);
     }
@@ -758,7 +772,28 @@ struct StagedTile : LaneTile<kCols, __half> {
   using Base::kPitch;
   using Base::s;
   static constexpr int kVecs = kCols / 8;  // 16-byte vectors per row
-  using Base::Base;
+  // sm_90+: block() writes the lane's pair as one stmatrix (.trans: the warp's 8 x 8 block of
+  // columns x tokens lands as 8 token rows of 8 columns), one 128-byte shared-memory wavefront
+  // per block where two 2-byte stores took two (docs/perf-notes.md P82). row: the shared-memory
+  // address of row lane % 8, column c0 (lanes 0-7 give stmatrix's row addresses).
+  uint32_t row;
+  __device__ __forceinline__ StagedTile(uint8_t* smem, int c0, int lane_id)
+      : Base(smem, c0, lane_id),
+        row(static_cast<uint32_t>(__cvta_generic_to_shared(smem)) +
+            static_cast<uint32_t>(((lane_id % 8) * kPitch + c0) * static_cast<int>(sizeof(__half)))) {}
+  // As LaneTile::block (rows dm + 2t (a) and + 1 (b) of column dn + g); every lane of the warp
+  // calls it with the same dm and dn (the block is the warp's).
+  __device__ __forceinline__ void block(int dm, int dn, float a, float b) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const __half2 v = __floats2half2_rn(a, b);  // .x (low half): token dm + 2t, the fragment's lower column
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(
+                     row + static_cast<uint32_t>((dm * kPitch + dn) * static_cast<int>(sizeof(__half)))),
+                 "r"(*reinterpret_cast<const uint32_t*>(&v))
+                 : "memory");
+#else
+    Base::block(dm, dn, a, b);
+#endif
+  }
   // Rows [r0, r1) to C rows m0 + r, columns n0..n0 + kCols - 1 (those inside C), by kThreads
   // threads; after a barrier over them that follows every block().
   template <int kThreads>

@@ -620,6 +620,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // order whose next slot is -1 the CTA's last tile takes the held path: correct, as fast, P81.)
     const bool staged = cur.it >= work_end(wp);
     if (prev_empty != 0 && (staged || !kHeldPath)) sm90::mbar_arrive(prev_empty);
+    if constexpr (kHeldPath) {
+      if (!staged) sched.prefetch_slot(cur.it);  // the next unit's order entry, read after this epilogue
+    }
 
     // A barrier over the consumer warpgroups only (the producer may still be loading).
     const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
@@ -834,7 +837,7 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   const int priced_narrow = std::is_same_v<Sched, GroupScheduler> && splits == 1 ? narrow : 0;
   const std::vector<double> cost = unit_costs(sp.lp, priced_narrow, C, sp.narrow_units);
   double busiest = round_robin_busiest(cost, sp.blocks);
-  if (balance && priced_narrow != 0 && sp.units > sp.blocks) {
+  if (balance && priced_narrow != 0 && sp.units > sp.blocks && order_fits(static_cast<int64_t>(sp.lp.entries.size()), sp.units)) {
     // The shape's cost (its choice against the other CTA shapes) as P63 priced it: units handed
     // out round by round, no per-unit cost.
     busiest = std::min(busiest, balanced_order(cost, sp.blocks).busiest);
@@ -848,7 +851,11 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
       extra = kWideUnitSteps;
     }
     Balanced b = balanced_order(priced, sp.blocks, extra);
-    if (b.busiest < round_robin_busiest(priced, sp.blocks, extra)) sp.order = std::move(b.order);
+    if (b.busiest < round_robin_busiest(priced, sp.blocks, extra)) {
+      std::vector<int64_t> first_unit;
+      for (const GemmEntry& e : sp.lp.entries) first_unit.push_back(int64_t{e.first_tile} * splits);
+      sp.order = order_codes(b.order, first_unit);
+    }
   }
   sp.cost = busiest * step_time + (splits == 1   ? 0.0
                                    : kGlobal     ? kGlobalSplitSteps

@@ -137,5 +137,26 @@ TEST(Balance, GroupBenchmarkShapeFreeCounts) {
   EXPECT_LT(b.busiest, *std::max_element(by_rounds.begin(), by_rounds.end()) - 2.0);
 }
 
+// The device order's codes: each unit with its group (by the groups' first units), -1 kept; a
+// group of no units (first unit equal to the next group's) owns none of them.
+TEST(Balance, OrderCodesCarryTheGroup) {
+  const std::vector<int> order = {5, 0, 9, -1, 3, 4, 8, -1};
+  const std::vector<int64_t> first_unit = {0, 3, 3, 8};  // groups 0: 0-2, 1: none, 2: 3-7, 3: 8-
+  const std::vector<int> coded = order_codes(order, first_unit);
+  ASSERT_EQ(coded.size(), order.size());
+  const int want_group[] = {2, 0, 3, -1, 2, 2, 3, -1};
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] < 0) {
+      EXPECT_EQ(coded[i], -1);
+      continue;
+    }
+    EXPECT_EQ(coded[i] >> kOrderGroupShift, want_group[i]) << i;
+    EXPECT_EQ(coded[i] & ((1 << kOrderGroupShift) - 1), order[i]) << i;
+  }
+  EXPECT_TRUE(order_fits(128, int64_t{1} << kOrderGroupShift));
+  EXPECT_FALSE(order_fits(129, 10));
+  EXPECT_FALSE(order_fits(8, (int64_t{1} << kOrderGroupShift) + 1));
+}
+
 }  // namespace
 }  // namespace nvfp4::gemm
