@@ -313,11 +313,6 @@ constexpr int held_rows(int tokens, int stage_bytes) {
   while (rows > 8 && Staged::bytes(rows) > stage_bytes) rows /= 2;
   return rows;
 }
-// group_gemm (kAsyncHeld kernels): a held tile goes out by the copier warp's bulk stores where
-// C's rows are 16-byte aligned.
-__device__ __forceinline__ bool held_to_copier(const GemmArgs& a) {
-  return a.n % 8 == 0 && (reinterpret_cast<uintptr_t>(a.c) & 15) == 0;
-}
 // f(std::integral_constant<int, i>) for i = 0 .. N - 1, in order.
 template <int N, int I = 0, class F>
 __device__ __forceinline__ void static_for(F&& f) {
@@ -349,15 +344,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler>;
   // group_gemm: a tile with more work after it goes out through a held ring stage (P80, below).
   constexpr bool kHeldPath = std::is_same_v<Sched, GroupScheduler>;
-  using StagedT = StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>;
-  constexpr int kHeldRows = held_rows<StagedT>(T, Cf::kStageBytes);  // tokens per pass of a held tile
-  // group_gemm, at most two passes per held tile (2 x 128, 2 x 256): the producer warpgroup's
-  // spare warp (warp 3: at most 3 issue) copies each pass out of the held stage by bulk stores and
-  // frees the stage after the last, while the consumers write the next pass or start their next
-  // unit (held_to_copier; docs/perf-notes.md P83). Named barriers 2 (a pass is written) and 3 (the
-  // copier has read it) over the consumers and that warp.
-  constexpr bool kAsyncHeld = kHeldPath && T / kHeldRows <= 2;
-  constexpr int kCopyBar = C * 128 + 32;
   constexpr int kNarrowMaps = T / 32 - 2;
   // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
@@ -518,41 +504,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
       if (!issued) issue(role == 0, issuers == 1 || role == 1, issuers == 1 || role == issuers - 1);
     }
-    if constexpr (kAsyncHeld) {
-      if (role == 3 && wp.sk.ctas == 0) {  // the copier: the consumers' units again, in their order
-        const int lane = threadIdx.x % 32;
-        const uint32_t ring_a = sm90::smem_addr(ring), empty_a = sm90::smem_addr(empty);
-        int ring_s = 0;  // the ring stage after the unit (the consumers' s)
-        WorkCursor cur = work_start(wp);
-        Tile tile;
-        while (next_work(sched, wp, cur, tile)) {
-          ring_s = (ring_s + tile.k_step_end - tile.k_step_begin) % kStages;
-          if (cur.it >= work_end(wp)) break;  // the CTA's last tile: the consumers stage it
-          const GemmEntry& e = sched.entry(tile.group);
-          if (!held_to_copier(e.args)) continue;  // the consumers copy it themselves
-          const int rows = static_cast<int>(std::min<int64_t>(T, e.args.m - tile.m0));
-          const uint32_t bytes = static_cast<uint32_t>(std::min<int64_t>(StagedT::kVecs * 8, e.args.n - tile.n0) * 2);
-          __half* const c = e.args.c + (tile.l * e.args.m + tile.m0) * e.args.n + tile.n0;
-          const int last = (ring_s + kStages - 1) % kStages;
-          for (int r0 = 0; r0 < rows; r0 += kHeldRows) {  // a pass: rows r0.. in the held stage
-            sm90::named_sync<2, kCopyBar>();              // the consumers have written it
-            for (int r = r0 + lane; r < std::min(rows, r0 + kHeldRows); r += 32)
-              sm90::bulk_store(c + int64_t{r} * e.args.n,
-                               ring_a + last * kStageBytes + (r - r0) * StagedT::kPitch * static_cast<uint32_t>(sizeof(__half)),
-                               bytes);
-            sm90::bulk_commit();
-            sm90::bulk_wait_read();  // the stage is read
-            __syncwarp();
-            if (lane == 0 && r0 + kHeldRows >= rows)  // after the last pass: the stage back to the producer
-              sm90::mbar_arrive_count(empty_a + last * 8, kConsumers * 128);  // for every consumer thread
-            __syncwarp();
-            sm90::named_arrive<3, kCopyBar>();
-          }
-        }
-        __syncwarp();
-        sm90::bulk_wait();
-      }
-    }
     __syncwarp();
     if (kClusters && splits > 1) sm90::cluster_wait();
     if (kClusters && splits > 1 && !(splits == 2 && sched.ts.push)) {  // splitk_reduce's two cluster barriers count every thread
@@ -595,7 +546,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   uint32_t frag[2][4];
   WorkCursor cur = work_start(wp);
   Tile tile;
-  bool copier_busy = false;  // kAsyncHeld: the copier has a tile of this CTA's not yet copied out
   while (next_work(sched, wp, cur, tile)) {
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
     uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
@@ -673,14 +623,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     if constexpr (kHeldPath) {
       if (!staged) sched.prefetch_slot(cur.it);  // the next unit's order entry, read after this epilogue
     }
-    // kAsyncHeld: a held tile goes out through the copier where its rows allow bulk stores; the
-    // copier done with the previous one before this one's outputs go into the ring.
-    bool to_copier = false;
-    if constexpr (kAsyncHeld) {
-      to_copier = wp.sk.ctas == 0 && !staged && held_to_copier(sched.entry(tile.group).args);
-      if (copier_busy) sm90::named_sync<3, kCopyBar>();
-      copier_busy = to_copier;
-    }
 
     // A barrier over the consumer warpgroups only (the producer may still be loading).
     const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
@@ -727,35 +669,24 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const TileStore st(out, tile.l, tile.m0, tile.n0 + c0, lane);
         blocks([&](int dm, int dn, float a, float b) { st.block(dm, dn, a, b); });
       } else {  // held
+        constexpr int kHeldRows = held_rows<Staged>(T, kStageBytes);
+        const Staged sm(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes, c0, lane);
         const int live = static_cast<int>(out.m - tile.m0);
         static_for<T / kHeldRows>([&](auto pass) {
-          constexpr int p = decltype(pass)::value, r0 = p * kHeldRows;
+          constexpr int r0 = decltype(pass)::value * kHeldRows;
           if (r0 != 0 && live <= r0) return;  // no live tokens in this pass (a narrow tile)
-          const Staged sm(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes, c0, lane);
-          if (r0 != 0) {  // the previous pass's copy-out has read the stage
-            if (to_copier)
-              sm90::named_sync<3, kCopyBar>();
-            else
-              consumers_sync();
-          }
+          if (r0 != 0) consumers_sync();       // the previous pass's copy-out reads done
           blocks([&](int dm, int dn, float a, float b) {
             if (dm >= r0 && dm < r0 + kHeldRows) sm.block(dm - r0, dn, a, b);
           });
-          if (to_copier) {  // the pass to the copier (its bulk stores read through the async proxy)
-            sm90::fence_proxy_async_smem();
-            sm90::named_arrive<2, kCopyBar>();
-            return;
-          }
           consumers_sync();
           sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0 + r0, tile.n0, 0, std::min(kHeldRows, live - r0),
                                                  ctid);
         });
-        // The stage back to the producer (the copier frees it after its last pass), whose next copy
-        // into it is an async-proxy write after this thread's generic ones.
-        if (!to_copier) {
-          sm90::fence_proxy_async_smem();
-          sm90::mbar_arrive(prev_empty);
-        }
+        // The stage back to the producer, whose next copy into it is an async-proxy write after
+        // this thread's generic ones.
+        sm90::fence_proxy_async_smem();
+        sm90::mbar_arrive(prev_empty);
       }
     };
     // Any share of the whole accumulator array (pulled or unsplit)...
@@ -785,9 +716,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
                    StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(
           acc, ring, splits, sched.ts.push, &recv_full, &peer_ready, ctid, epilogue, epilogue_own);
     }
-  }
-  if constexpr (kAsyncHeld) {
-    if (copier_busy) sm90::named_sync<3, kCopyBar>();  // a CTA whose last tile went to the copier
   }
 #else
   (void)maps;

@@ -340,10 +340,6 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t byt
 __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
   mbar_arrive_expect_tx(smem_addr(bar), bytes);
 }
-// Arrives `count` times at once (one thread standing for that many).
-__device__ __forceinline__ void mbar_arrive_count(uint32_t bar, uint32_t count) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
 // Blocks until the phase with parity `parity` has completed.
 __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
   asm volatile(
@@ -355,30 +351,6 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
       : "memory");
 }
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) { mbar_wait(smem_addr(bar), parity); }
-
-// ---- named barriers and bulk stores ----
-
-// Named barrier `id` over `count` threads: arrive without waiting (its shared-memory writes before
-// it are seen by the threads that wait), or arrive and wait.
-template <int kId, int kCount>
-__device__ __forceinline__ void named_arrive() {
-  asm volatile("bar.arrive %0, %1;" ::"n"(kId), "n"(kCount) : "memory");
-}
-template <int kId, int kCount>
-__device__ __forceinline__ void named_sync() {
-  asm volatile("bar.sync %0, %1;" ::"n"(kId), "n"(kCount) : "memory");
-}
-// `bytes` (a multiple of 16, both ends 16-byte aligned) from shared memory to global memory by the
-// bulk-copy engine, in this thread's current bulk group; bulk_commit closes the group,
-// bulk_wait_read waits until every group of this thread has read its source (the shared memory
-// may be reused), bulk_wait until every group has completed.
-__device__ __forceinline__ void bulk_store(void* dst, uint32_t src, uint32_t bytes) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src), "r"(bytes)
-               : "memory");
-}
-__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
-__device__ __forceinline__ void bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
-__device__ __forceinline__ void bulk_wait() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
 
 // ---- cluster (distributed shared memory) ----
 
