@@ -154,8 +154,12 @@ inline Balanced balanced_order(const std::vector<double>& cost, int blocks, doub
 
 // How a device order holds a unit (GroupScheduler::order): the unit in the low kOrderGroupShift
 // bits, its group above them, so that a CTA finds the unit's group without a scan of the group
-// table (docs/perf-notes.md P82); -1 stays -1. order_fits: every group and unit of a launch fits.
+// table (docs/perf-notes.md P82); -1 stays -1. order_code writes an entry, order_group and
+// order_unit read it (host and device); order_fits: every group and unit of a launch fits.
 inline constexpr int kOrderGroupShift = 24;
+constexpr int order_code(int group, int unit) { return group << kOrderGroupShift | unit; }
+constexpr int order_group(int code) { return code >> kOrderGroupShift; }
+constexpr int order_unit(int code) { return code & ((1 << kOrderGroupShift) - 1); }
 inline constexpr bool order_fits(int64_t groups, int64_t units) {
   return groups >= 1 && groups <= (int64_t{1} << (31 - kOrderGroupShift)) && units <= (int64_t{1} << kOrderGroupShift);
 }
@@ -167,7 +171,7 @@ inline std::vector<int> order_codes(const std::vector<int>& order, const std::ve
     const int u = order[i];
     if (u < 0) continue;
     const auto g = std::upper_bound(first_unit.begin(), first_unit.end(), int64_t{u}) - first_unit.begin() - 1;
-    coded[i] = static_cast<int>(g) << kOrderGroupShift | u;
+    coded[i] = order_code(static_cast<int>(g), u);
   }
   return coded;
 }

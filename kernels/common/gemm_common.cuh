@@ -199,8 +199,8 @@ struct GroupScheduler {
   int narrow = 0;
   // Data-parallel `persistent` launches whose units differ in cost: the unit in `order[i]` runs
   // where unit i would (balance.hpp; device, one int per slot of the padded stride form: -1 past a
-  // CTA's last unit, else the unit with its group in the bits from kOrderGroupShift, so that
-  // next_work needs no scan of the table: order_code), or nullptr for units in their own order.
+  // CTA's last unit, else the unit with its group, balance.hpp order_code, so that next_work
+  // needs no scan of the table), or nullptr for units in their own order.
   const int* order = nullptr;
   int64_t blocks() const { return total_tiles * ts.splits; }
   __device__ Tile at(int block) const { return tile_at(unit(block)); }
@@ -215,7 +215,7 @@ struct GroupScheduler {
   }
   __device__ Segment unit_of_slot(int code) const {
     if (order == nullptr) return unit_of(code);
-    const int g = code >> kOrderGroupShift, block = code & ((1 << kOrderGroupShift) - 1);
+    const int g = order_group(code), block = order_unit(code);
     const int tile = ts.splits.div(block);
     return split_unit(entries[g], g, tile, block - tile * ts.splits, ts);
   }
@@ -779,7 +779,7 @@ struct StagedTile : LaneTile<kCols, __half> {
   uint32_t row;
   __device__ __forceinline__ StagedTile(uint8_t* smem, int c0, int lane_id)
       : Base(smem, c0, lane_id),
-        row(static_cast<uint32_t>(__cvta_generic_to_shared(smem)) +
+        row(sm90::smem_addr(smem) +
             static_cast<uint32_t>(((lane_id % 8) * kPitch + c0) * static_cast<int>(sizeof(__half)))) {}
   // As LaneTile::block (rows dm + 2t (a) and + 1 (b) of column dn + g); every lane of the warp
   // calls it with the same dm and dn (the block is the warp's).

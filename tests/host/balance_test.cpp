@@ -152,6 +152,8 @@ TEST(Balance, OrderCodesCarryTheGroup) {
     }
     EXPECT_EQ(coded[i] >> kOrderGroupShift, want_group[i]) << i;
     EXPECT_EQ(coded[i] & ((1 << kOrderGroupShift) - 1), order[i]) << i;
+    EXPECT_EQ(order_group(coded[i]), want_group[i]) << i;  // what the device reads
+    EXPECT_EQ(order_unit(coded[i]), order[i]) << i;
   }
   EXPECT_TRUE(order_fits(128, int64_t{1} << kOrderGroupShift));
   EXPECT_FALSE(order_fits(129, 10));
