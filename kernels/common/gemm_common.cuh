@@ -736,6 +736,20 @@ struct TileStore {
   }
 };
 
+// Outputs n.. n + 7 of C row m (those inside C) from v (8 FP16 values): one 16-byte store where
+// `vectors` (C's rows and base 16-byte aligned) and all 8 lie inside, else one by one.
+__device__ __forceinline__ void store_vec8(const OutView& o, int64_t l, int64_t m, int64_t n, const uint4& v,
+                                           bool vectors) {
+  if (m >= o.m || n >= o.n) return;
+  __half* dst = o.c + (l * o.m + m) * o.n + n;
+  if (vectors && n + 8 <= o.n) {
+    *reinterpret_cast<uint4*>(dst) = v;
+  } else {
+    const __half* h = reinterpret_cast<const __half*>(&v);
+    for (int e = 0; e < 8 && n + e < o.n; ++e) dst[e] = h[e];
+  }
+}
+
 // TileStore's blocks written to a tile of T in shared memory (rows = tokens, kCols output
 // columns, rows padded by 16 bytes so that lanes t = 0..3, rows 2t, land 8 banks apart): FP16
 // rounded once (StagedTile) or FP32 as they are (PartialTile).
@@ -814,16 +828,7 @@ struct StagedTile : LaneTile<kCols, __half> {
     }
     for (int i = tid; i < (r1 - r0) * kVecs; i += kThreads) {
       const int r = r0 + i / kVecs, c = (i % kVecs) * 8;
-      const int64_t m = m0 + r, n = n0 + c;
-      if (m >= o.m || n >= o.n) continue;
-      const uint4 v = *reinterpret_cast<const uint4*>(s + r * kPitch + c);
-      __half* dst = o.c + (l * o.m + m) * o.n + n;
-      if (vectors && n + 8 <= o.n) {
-        *reinterpret_cast<uint4*>(dst) = v;
-      } else {
-        const __half* h = reinterpret_cast<const __half*>(&v);
-        for (int e = 0; e < 8 && n + e < o.n; ++e) dst[e] = h[e];
-      }
+      store_vec8(o, l, m0 + r, n0 + c, *reinterpret_cast<const uint4*>(s + r * kPitch + c), vectors);
     }
   }
 };

@@ -163,10 +163,12 @@ struct Cfg {
 };
 
 // TMA descriptors, built in prepare. tok: FP16 workspace {K, L * M_pad}, box {64, 128}, 128-byte
-// swizzle. w[b]: packed B / B2 bytes {K / 2, N, L}, box {32, 128 / NB}.
+// swizzle. w[b]: packed B / B2 bytes {K / 2, N, L}, box {32, 128 / NB}. out (group_gemm, where
+// held_by_tma): C {N, M, L}, box {64, held_rows}, 128-byte swizzle (HeldTile); else unused.
 struct Maps {
   CUtensorMap tok;
   CUtensorMap w[2];
+  CUtensorMap out;
 };
 
 template <int NB>
@@ -305,14 +307,57 @@ constexpr bool fusable_tokens() {
   return NB == 1 && (std::is_same_v<Sched, SingleScheduler> || kFused);
 }
 
-// Tokens per pass of a tile copied out through one ring stage (the consumers' held stage): the
-// most of T, halving, whose staged rows fit the stage.
-template <class Staged>
-constexpr int held_rows(int tokens, int stage_bytes) {
+// group_gemm's held tile (P80, P84): a tile with more work after it in its CTA goes out through
+// its last K step's ring stage by passes of held_rows tokens, the most of T, halving, whose
+// C x 64 columns of FP16 fit the stage. Each consumer warpgroup writes its 64 output columns of a
+// pass into a region of its own (HeldTile) and copies it out itself: one TMA tensor store (the
+// group's Maps::out, box {64, held_rows}) where held_by_tma, else by 16-byte vectors.
+__host__ __device__ constexpr int held_rows(int tokens, int stage_bytes, int consumers) {
   int rows = tokens;
-  while (rows > 8 && Staged::bytes(rows) > stage_bytes) rows /= 2;
+  while (rows > 8 && consumers * rows * 128 > stage_bytes) rows /= 2;
   return rows;
 }
+// C's rows and base 16-byte aligned: what a TMA descriptor of C needs (the host builds Maps::out
+// only then).
+__host__ __device__ __forceinline__ bool held_by_tma(const __half* c, int64_t n) {
+  return n % 8 == 0 && (reinterpret_cast<uintptr_t>(c) & 15) == 0;
+}
+
+#if NVFP4_SM90A
+// One consumer warpgroup's 64 columns x kRows tokens in its region of the held stage (kRows x 128
+// bytes, 1024-byte aligned), as a TMA box {64, kRows} with the 128-byte swizzle lays it out: the
+// 16-byte chunk c of row r at chunk c ^ r % 8. The 8 rows of an stmatrix then fall in 8 different
+// chunks (one wavefront), and one TMA store copies the region to C.
+template <int kRows>
+struct HeldTile {
+  static constexpr int kBytes = kRows * 128;
+  uint8_t* region;
+  uint32_t lane_row;  // row lane % 8, the warp's first column block (chunk 2 warp): stmatrix's row address
+  __device__ __forceinline__ HeldTile(uint8_t* region_, int warp, int lane)
+      : region(region_),
+        lane_row(sm90::smem_addr(region_) + static_cast<uint32_t>((lane % 8) * 128 + (((2 * warp) ^ (lane % 8)) << 4))) {}
+  // As StagedTile::block: tokens dm + 2t (a) and + 1 (b) of the warpgroup's column 16 warp + 8 second + g
+  // (dm a multiple of 8 below kRows; the warp's second column block is the lane's chunk ^ 1).
+  __device__ __forceinline__ void block(int dm, bool second, float a, float b) const {
+    const __half2 v = __floats2half2_rn(a, b);
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(
+                     (second ? lane_row ^ 16u : lane_row) + static_cast<uint32_t>(dm * 128)),
+                 "r"(*reinterpret_cast<const uint32_t*>(&v))
+                 : "memory");
+  }
+  // Rows [0, rows) to C rows m0.., columns n0..n0 + 63 (those inside C), by the warpgroup's 128
+  // threads (wtid), after a barrier over them that follows every block(): not held_by_tma.
+  __device__ __forceinline__ void copy_out(const OutView& o, int64_t l, int64_t m0, int64_t n0, int rows,
+                                           int wtid) const {
+    const bool vectors = held_by_tma(o.c, o.n);
+    for (int i = wtid; i < rows * 8; i += 128) {
+      const int r = i / 8, c = i % 8;
+      store_vec8(o, l, m0 + r, n0 + 8 * c, *reinterpret_cast<const uint4*>(region + r * 128 + ((c ^ (r % 8)) << 4)),
+                 vectors);
+    }
+  }
+};
+#endif
 // f(std::integral_constant<int, i>) for i = 0 .. N - 1, in order.
 template <int N, int I = 0, class F>
 __device__ __forceinline__ void static_for(F&& f) {
@@ -668,24 +713,41 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       } else if constexpr (!kHeldPath) {
         const TileStore st(out, tile.l, tile.m0, tile.n0 + c0, lane);
         blocks([&](int dm, int dn, float a, float b) { st.block(dm, dn, a, b); });
-      } else {  // held
-        constexpr int kHeldRows = held_rows<Staged>(T, kStageBytes);
-        const Staged sm(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes, c0, lane);
-        const int live = static_cast<int>(out.m - tile.m0);
+      } else {  // held: each warpgroup its own 64 columns, pass by pass (held_rows, HeldTile)
+        static_assert(NB == 1, "the held path is group_gemm's (64 output columns per consumer warpgroup)");
+        constexpr int kHeldRows = held_rows(T, kStageBytes, kConsumers);
+        using Held = HeldTile<kHeldRows>;
+        const Held ht(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes + consumer * Held::kBytes, warp, lane);
+        const int live = static_cast<int>(out.m - tile.m0), wtid = ctid % 128;
+        const uint32_t wg_bar = 2 + consumer;  // named barrier 2 + c: warpgroup c's threads
+        const bool tma = held_by_tma(out.c, out.n);
         static_for<T / kHeldRows>([&](auto pass) {
           constexpr int r0 = decltype(pass)::value * kHeldRows;
           if (r0 != 0 && live <= r0) return;  // no live tokens in this pass (a narrow tile)
-          if (r0 != 0) consumers_sync();       // the previous pass's copy-out reads done
+          if (r0 != 0) {                       // the previous pass read out of the region
+            if (tma && wtid == 0) sm90::bulk_wait_read();
+            sm90::named_sync<128>(wg_bar);
+          }
           blocks([&](int dm, int dn, float a, float b) {
-            if (dm >= r0 && dm < r0 + kHeldRows) sm.block(dm - r0, dn, a, b);
+            if (dm >= r0 && dm < r0 + kHeldRows) ht.block(dm - r0, (dn & 8) != 0, a, b);
           });
-          consumers_sync();
-          sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0 + r0, tile.n0, 0, std::min(kHeldRows, live - r0),
-                                                 ctid);
+          if (tma) {  // the stmatrix writes, then one thread's TMA store of the region
+            sm90::fence_proxy_async_smem();
+            sm90::named_sync<128>(wg_bar);
+            if (wtid == 0) {
+              sm90::tma_store_3d(&table[tile.group].out, sm90::smem_addr(ht.region), tile.n0 + 64 * consumer,
+                                 tile.m0 + r0, tile.l);
+              sm90::bulk_commit();
+            }
+          } else {
+            sm90::named_sync<128>(wg_bar);
+            ht.copy_out(out, tile.l, tile.m0 + r0, tile.n0 + 64 * consumer, std::min(kHeldRows, live - r0), wtid);
+          }
         });
         // The stage back to the producer, whose next copy into it is an async-proxy write after
-        // this thread's generic ones.
+        // this thread's generic ones (and, for the thread that issued the stores, after their reads).
         sm90::fence_proxy_async_smem();
+        if (tma && wtid == 0) sm90::bulk_wait_read();
         sm90::mbar_arrive(prev_empty);
       }
     };
@@ -1063,7 +1125,19 @@ class WgmmaRunner final : public Runner {
       m.w[b] = tensor_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, p.b[b], dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
     }
     if (NB == 1) m.w[1] = m.w[0];
+    if (kGrouped && held_by_tma(p.c, p.n)) {  // the held tiles' stores (HeldTile)
+      const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.n), static_cast<cuuint64_t>(p.m),
+                                  static_cast<cuuint64_t>(p.l)};
+      const cuuint64_t strides[2] = {static_cast<cuuint64_t>(p.n * 2), static_cast<cuuint64_t>(p.m * p.n * 2)};
+      const cuuint32_t box[3] = {64, static_cast<cuuint32_t>(held_rows_of(m_consumers, m_tok)), 1};
+      m.out = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, p.c, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B);
+    }
     return m;
+  }
+  // held_rows of the launch's CTA shape, as its kernel computes it.
+  static int held_rows_of(int consumers, int tokens) {
+    if (tokens == 256) return held_rows(256, Cfg<2, 256>::kStageBytes, 2);
+    return consumers == 3 ? held_rows(128, Cfg<3, 128>::kStageBytes, 3) : held_rows(128, Cfg<2, 128>::kStageBytes, 2);
   }
   template <int C, int T, bool kGlobal = false, bool kFused = false>
   void launch(cudaStream_t stream) {

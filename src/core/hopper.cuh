@@ -419,6 +419,29 @@ __device__ __forceinline__ void bulk_load(uint32_t dst, const void* src, uint32_
                : "memory");
 }
 
+// The other way, a box of shared memory to global memory (group_gemm's held tiles, docs/perf-notes.md
+// P84): laid out as the descriptor's box and swizzle say, 128-byte aligned (1024 with the 128-byte
+// swizzle); elements outside the tensor are not written. In this thread's current bulk group;
+// after generic-proxy writes to `src`, each writer's fence_proxy_async_smem and a barrier first.
+__device__ __forceinline__ void tma_store_3d(const void* tmap, uint32_t src, int c0, int c1, int c2) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];" ::"l"(tmap),
+               "r"(src), "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+}
+// Closes this thread's current bulk group; bulk_wait_read waits until every group this thread
+// committed has read its shared-memory source (which may then be reused), bulk_wait until every
+// group has completed (its global writes done).
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+__device__ __forceinline__ void bulk_wait() { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
+
+// Named barrier `id` (1-15; 0 is __syncthreads') over kCount threads (a multiple of 32), as
+// bar.sync: the threads wait for each other, their shared-memory writes before it seen by all after.
+template <int kCount>
+__device__ __forceinline__ void named_sync(uint32_t id) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "n"(kCount) : "memory");
+}
+
 // ---- registers ----
 // Moves this warpgroup's per-thread register budget to N (producer warps give registers up,
 // consumer warpgroups take them).
