@@ -591,6 +591,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   uint32_t frag[2][4];
   WorkCursor cur = work_start(wp);
   Tile tile;
+  // group_gemm: the held stage of the tile before, freed in this tile's first K step (P84).
+  uint32_t held_empty = 0;
   while (next_work(sched, wp, cur, tile)) {
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
     uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
@@ -601,6 +603,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // tokens fit (narrow_width), so a partly filled tile multiplies less padding. A
     // loop per width, chosen once per tile: a branch among widths inside the slice loop cost the
     // loop itself 12-21 % (docs/perf-notes.md P11, P62).
+    if (kHeldPath && held_empty != 0) {
+      // The tile before went out through its held stage (below): back to the producer once the
+      // stores have read it, here rather than in the K loop (a wait there made ptxas serialize the
+      // wgmmas, C7513), after this tile's next_work.
+      if (ctid % 128 == 0) sm90::bulk_wait_read();
+      sm90::mbar_arrive(held_empty);
+      held_empty = 0;
+    }
     uint32_t prev_empty = 0;  // `empty` of the previous K step's stage, freed once its last slice is done
     const auto k_loop = [&](auto width) {
       constexpr int N = decltype(width)::value;
@@ -744,11 +754,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
             ht.copy_out(out, tile.l, tile.m0 + r0, tile.n0 + 64 * consumer, std::min(kHeldRows, live - r0), wtid);
           }
         });
-        // The stage back to the producer, whose next copy into it is an async-proxy write after
-        // this thread's generic ones (and, for the thread that issued the stores, after their reads).
+        // The stage goes back to the producer at the next tile's start, once the stores have read
+        // it (bulk_wait_read there): the producer's next copy into it is an async-proxy write after
+        // this thread's generic ones.
         sm90::fence_proxy_async_smem();
-        if (tma && wtid == 0) sm90::bulk_wait_read();
-        sm90::mbar_arrive(prev_empty);
+        held_empty = prev_empty;
       }
     };
     // Any share of the whole accumulator array (pulled or unsplit)...
@@ -778,6 +788,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
                    StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(
           acc, ring, splits, sched.ts.push, &recv_full, &peer_ready, ctid, epilogue, epilogue_own);
     }
+  }
+  // group_gemm: the last held tile's stores (a CTA's last tile may take that path) done before the
+  // CTA's shared memory goes away.
+  if constexpr (kHeldPath) {
+    if (ctid % 128 == 0) sm90::bulk_wait();
   }
 #else
   (void)maps;
