@@ -456,7 +456,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // P85 (group_gemm): the first K steps of the CTA's next unit (after cursor c) into L2, the
     // parts this role copies: tokens, weights (the L2 promotion of the maps brings 256 bytes of a
     // row, 8 K steps), scale atoms.
-    const auto prefetch_next = [&](WorkCursor c, bool tok, bool w, bool sf) {
+    const auto prefetch_next = [&](auto c, bool tok, bool w, bool sf) {  // generic: compiled only where called (kNarrow)
       Tile nt;
       if (!next_work(sched, wp, c, nt)) return;
       const GemmEntry& e = sched.entry(nt.group);
