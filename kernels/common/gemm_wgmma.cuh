@@ -456,27 +456,29 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // P85 (group_gemm): the first K steps of the CTA's next unit (after cursor c) into L2, the
     // parts this role copies: tokens, weights (the L2 promotion of the maps brings 256 bytes of a
     // row, 8 K steps), scale atoms.
-    const auto prefetch_next = [&](auto c, bool tok, bool w, bool sf) {  // generic: compiled only where called (kNarrow)
-      Tile nt;
-      if (!next_work(sched, wp, c, nt)) return;
-      const GemmEntry& e = sched.entry(nt.group);
-      const Maps& mp = table[nt.group];
-      const int steps = std::min(kAheadSteps + 0, nt.k_step_end - nt.k_step_begin);
-      if (tok) {
-        const int width = narrow_width(static_cast<int>(e.args.m) - nt.m0, sched.narrow, C, T);
-        const void* map = width < T ? static_cast<const void*>(narrow_tok + kNarrowMaps * nt.group + (width / 32 - 2))
-                                    : static_cast<const void*>(&mp.tok);
-        for (int k = 0; k < steps; k += 2)
-          sm90::tma_prefetch_l2_2d(map, (nt.k_step_begin + k) * kBK, static_cast<int>(nt.l * e.m_pad + nt.m0));
-      }
-      if (w) sm90::tma_prefetch_l2_3d(&mp.w[0], nt.k_step_begin * (kBK / 2), nt.n0, nt.l);
-      if (sf) {
-        const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
+    const auto prefetch_next = [&](WorkCursor c, bool tok, bool w, bool sf) {
+      if constexpr (kNarrow) {
+        Tile nt;
+        if (!next_work(sched, wp, c, nt)) return;
+        const GemmEntry& e = sched.entry(nt.group);
+        const Maps& mp = table[nt.group];
+        const int steps = std::min(kAheadSteps + 0, nt.k_step_end - nt.k_step_begin);
+        if (tok) {
+          const int width = narrow_width(static_cast<int>(e.args.m) - nt.m0, sched.narrow, C, T);
+          const void* map = width < T ? static_cast<const void*>(narrow_tok + kNarrowMaps * nt.group + (width / 32 - 2))
+                                      : static_cast<const void*>(&mp.tok);
+          for (int k = 0; k < steps; k += 2)
+            sm90::tma_prefetch_l2_2d(map, (nt.k_step_begin + k) * kBK, static_cast<int>(nt.l * e.m_pad + nt.m0));
+        }
+        if (w) sm90::tma_prefetch_l2_3d(&mp.w[0], nt.k_step_begin * (kBK / 2), nt.n0, nt.l);
+        if (sf) {
+          const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
 #pragma unroll
-        for (int a = 0; a < kAtomsPerB; ++a) {
-          const int64_t first = nt.n0 / 128 * 128 + 128 * a;
-          const int64_t atom = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, nt.l);
-          sm90::bulk_prefetch_l2(e.args.sfb_blk[0] + atom + int64_t{nt.k_step_begin} * kAtomBytes, steps * kAtomBytes);
+          for (int a = 0; a < kAtomsPerB; ++a) {
+            const int64_t first = nt.n0 / 128 * 128 + 128 * a;
+            const int64_t atom = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, nt.l);
+            sm90::bulk_prefetch_l2(e.args.sfb_blk[0] + atom + int64_t{nt.k_step_begin} * kAtomBytes, steps * kAtomBytes);
+          }
         }
       }
     };
