@@ -199,7 +199,8 @@ struct GroupScheduler {
   int narrow = 0;
   // `persistent`: what the producer fetches ahead of a CTA's next unit (P85): 0 nothing, 1 its
   // order entry, table entry and TMA descriptors (warmed at the start by the producer's idle warp),
-  // 2 also the first K steps of its weights and scale atoms into L2 (kAheadSteps before the unit).
+  // 2 also the first K steps of its tokens, weights and scale atoms into L2 (kAheadSteps before the
+  // unit), 3 as 2 without the tokens.
   int ahead = 0;
   // Data-parallel `persistent` launches whose units differ in cost: the unit in `order[i]` runs
   // where unit i would (balance.hpp; device, one int per slot of the padded stride form: -1 past a

@@ -463,7 +463,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const GemmEntry& e = sched.entry(nt.group);
         const Maps& mp = table[nt.group];
         const int steps = std::min(kAheadSteps + 0, nt.k_step_end - nt.k_step_begin);
-        if (tok) {
+        if (tok && sched.ahead == 2) {
           const int width = narrow_width(static_cast<int>(e.args.m) - nt.m0, sched.narrow, C, T);
           const void* map = width < T ? static_cast<const void*>(narrow_tok + kNarrowMaps * nt.group + (width / 32 - 2))
                                       : static_cast<const void*>(&mp.tok);
@@ -1091,7 +1091,7 @@ class WgmmaRunner final : public Runner {
       m_sched.role_loops = role_loops;
       m_sched.narrow = narrow;
       // NVFP4_PERSISTENT_AHEAD=0|1|2 forces what the producer fetches ahead of a CTA's next unit (P85).
-      m_sched.ahead = forced_int("NVFP4_PERSISTENT_AHEAD", 0, 2, 2);
+      m_sched.ahead = forced_int("NVFP4_PERSISTENT_AHEAD", 0, 3, 2);
       if (!sp.order.empty()) {
         m_order = DeviceBuffer(sp.order.size() * sizeof(int));
         CUDA_CHECK(cudaMemcpyAsync(m_order.get(), sp.order.data(), m_order.bytes(), cudaMemcpyHostToDevice, stream));
