@@ -197,11 +197,6 @@ struct GroupScheduler {
   // `persistent` (128-token tiles): the narrowest wgmma N a tile whose live tokens fit may take
   // (64 or 96; 0: every tile the full 128, docs/perf-notes.md P62).
   int narrow = 0;
-  // `persistent`: what the producer fetches ahead of a CTA's next unit (P85): 0 nothing, 1 its
-  // order entry, table entry and TMA descriptors (warmed at the start by the producer's idle warp),
-  // 2 also the first K steps of its tokens, weights and scale atoms into L2 (kAheadSteps before the
-  // unit), 3 as 2 without the tokens.
-  int ahead = 0;
   // Data-parallel `persistent` launches whose units differ in cost: the unit in `order[i]` runs
   // where unit i would (balance.hpp; device, one int per slot of the padded stride form: -1 past a
   // CTA's last unit, else the unit with its group, balance.hpp order_code, so that next_work

@@ -103,9 +103,6 @@ inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
 // Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22, P23).
 inline constexpr int kIssuers = 3;
-// group_gemm `persistent`: how many K steps before a unit's end the producer asks L2 for the next
-// unit's first steps, and how many (GroupScheduler::ahead, docs/perf-notes.md P85).
-inline constexpr int kAheadSteps = 8;
 // group_gemm: a partly filled token tile runs its K loop on wgmmas as wide as its live tokens
 // allow (narrow_width; GroupScheduler::narrow; docs/perf-notes.md P62, P78), and where CTAs run
 // several units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the
@@ -453,35 +450,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     const bool leader = threadIdx.x % 32 == 0;
     // One issuing warp's loop over its work, for its roles (bool, or std::bool_constant for a
     // loop of its own per role, docs/perf-notes.md P39).
-    // P85 (group_gemm): the first K steps of the CTA's next unit (after cursor c) into L2, the
-    // parts this role copies: tokens, weights (the L2 promotion of the maps brings 256 bytes of a
-    // row, 8 K steps), scale atoms.
-    const auto prefetch_next = [&](WorkCursor c, bool tok, bool w, bool sf) {
-      if constexpr (kNarrow) {
-        Tile nt;
-        if (!next_work(sched, wp, c, nt)) return;
-        const GemmEntry& e = sched.entry(nt.group);
-        const Maps& mp = table[nt.group];
-        const int steps = std::min(kAheadSteps + 0, nt.k_step_end - nt.k_step_begin);
-        if (tok && sched.ahead == 2) {
-          const int width = narrow_width(static_cast<int>(e.args.m) - nt.m0, sched.narrow, C, T);
-          const void* map = width < T ? static_cast<const void*>(narrow_tok + kNarrowMaps * nt.group + (width / 32 - 2))
-                                      : static_cast<const void*>(&mp.tok);
-          for (int k = 0; k < steps; k += 2)
-            sm90::tma_prefetch_l2_2d(map, (nt.k_step_begin + k) * kBK, static_cast<int>(nt.l * e.m_pad + nt.m0));
-        }
-        if (w) sm90::tma_prefetch_l2_3d(&mp.w[0], nt.k_step_begin * (kBK / 2), nt.n0, nt.l);
-        if (sf) {
-          const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
-#pragma unroll
-          for (int a = 0; a < kAtomsPerB; ++a) {
-            const int64_t first = nt.n0 / 128 * 128 + 128 * a;
-            const int64_t atom = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, nt.l);
-            sm90::bulk_prefetch_l2(e.args.sfb_blk[0] + atom + int64_t{nt.k_step_begin} * kAtomBytes, steps * kAtomBytes);
-          }
-        }
-      }
-    };
     const auto issue = [&](auto tok_role, auto w_role, auto sf_role) {
       const bool tok = tok_role, w = w_role, sf = sf_role;
       if (table == nullptr && leader) {
@@ -548,11 +516,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
                                 full_b);
             }
           }
-          if constexpr (kNarrow) {
-            // P85: kAheadSteps before this unit's end, the next unit's first K steps into L2.
-            if (leader && sched.ahead >= 2 && ks == std::max(tile.k_step_begin, tile.k_step_end - kAheadSteps))
-              prefetch_next(cur, tok, w, sf);
-          }
           __syncwarp();
           st += kStageBytes;
           full_b += 8;
@@ -585,24 +548,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         }
       }
       if (!issued) issue(role == 0, issuers == 1 || role == 1, issuers == 1 || role == issuers - 1);
-    } else if constexpr (kNarrow) {
-      // P85: the idle warp walks the CTA's units once at the start, so that their order entries and
-      // table entries sit in L1 and their TMA descriptors in the descriptor cache before the
-      // issuing warps and consumers reach them.
-      if (role == 3 && sched.ahead >= 1) {
-        WorkCursor c = work_start(wp);
-        Tile nt;
-        while (next_work(sched, wp, c, nt)) {
-          if (!leader) continue;
-          const GemmEntry& e = sched.entry(nt.group);
-          const Maps& mp = table[nt.group];
-          const int width = narrow_width(static_cast<int>(e.args.m) - nt.m0, sched.narrow, C, T);
-          sm90::tma_prefetch_desc(width < T ? static_cast<const void*>(narrow_tok + kNarrowMaps * nt.group + (width / 32 - 2))
-                                            : static_cast<const void*>(&mp.tok));
-          sm90::tma_prefetch_desc(&mp.w[0]);
-          if (held_by_tma(e.args.c, e.args.n)) sm90::tma_prefetch_desc(&mp.out);
-        }
-      }
     }
     __syncwarp();
     if (kClusters && splits > 1) sm90::cluster_wait();
@@ -1090,8 +1035,6 @@ class WgmmaRunner final : public Runner {
     if constexpr (kGrouped) {
       m_sched.role_loops = role_loops;
       m_sched.narrow = narrow;
-      // NVFP4_PERSISTENT_AHEAD=0|1|2 forces what the producer fetches ahead of a CTA's next unit (P85).
-      m_sched.ahead = forced_int("NVFP4_PERSISTENT_AHEAD", 0, 3, 2);
       if (!sp.order.empty()) {
         m_order = DeviceBuffer(sp.order.size() * sizeof(int));
         CUDA_CHECK(cudaMemcpyAsync(m_order.get(), sp.order.data(), m_order.bytes(), cudaMemcpyHostToDevice, stream));
