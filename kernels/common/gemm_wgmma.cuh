@@ -44,7 +44,8 @@
 //   Epilogue: acc * 2^14 (the decode's raw scale), FP16 or silu(x1)*x2 (silu_mul_fast), staged in
 //   shared memory and copied out by whole rows (StagedTile, gemm_common.cuh): the CTA's last tile
 //   through its idle ring; earlier tiles (group_gemm) through their last K step's stage, which the
-//   consumers hold until the tile is out (P80), or (gemm, dual_gemm) straight to C (TileStore).
+//   consumers hold until a TMA store per warpgroup and pass has read it (HeldTile; P80, P84), or
+//   (gemm, dual_gemm) straight to C (TileStore).
 #pragma once
 
 #include <cuda.h>  // CUtensorMap (types only: the encoder is fetched from the driver at run time)
@@ -591,7 +592,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   uint32_t frag[2][4];
   WorkCursor cur = work_start(wp);
   Tile tile;
-  // group_gemm: the held stage of the tile before, freed in this tile's first K step (P84).
+  // group_gemm: the held stage of the tile before, freed at this tile's start (P84).
   uint32_t held_empty = 0;
   while (next_work(sched, wp, cur, tile)) {
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
