@@ -197,8 +197,6 @@ struct GroupScheduler {
   // `persistent` (128-token tiles): the narrowest wgmma N a tile whose live tokens fit may take
   // (64 or 96; 0: every tile the full 128, docs/perf-notes.md P62).
   int narrow = 0;
-  // `persistent`: the consumers prefetch the next unit's table entry in a held epilogue (P87).
-  int entry_prefetch = 1;
   // Data-parallel `persistent` launches whose units differ in cost: the unit in `order[i]` runs
   // where unit i would (balance.hpp; device, one int per slot of the padded stride form: -1 past a
   // CTA's last unit, else the unit with its group, balance.hpp order_code, so that next_work
@@ -214,15 +212,6 @@ struct GroupScheduler {
   // it: the load of a slot's entry was most of the ~1 us from one unit to the next, P82).
   __device__ void prefetch_slot(int i) const {
     if (order != nullptr) asm volatile("prefetch.global.L1 [%0];" ::"l"(order + i));
-  }
-  // Slot i's table entry into L1 ahead of its next_work (the consumers, in the held epilogue
-  // before it, once the slot itself is in L1 from prefetch_slot: P87).
-  __device__ void prefetch_entry(int i) const {
-    if (order == nullptr) return;
-    const int code = __ldg(order + i);
-    if (code < 0) return;
-    const char* e = reinterpret_cast<const char*>(entries + order_group(code));
-    for (int b = 0; b < static_cast<int>(sizeof(GemmEntry)); b += 128) asm volatile("prefetch.global.L1 [%0];" ::"l"(e + b));
   }
   __device__ Segment unit_of_slot(int code) const {
     if (order == nullptr) return unit_of(code);

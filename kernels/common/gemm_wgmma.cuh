@@ -749,8 +749,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
               sm90::tma_store_3d(&table[tile.group].out, sm90::smem_addr(ht.region), tile.n0 + 64 * consumer,
                                  tile.m0 + r0, tile.l);
               sm90::bulk_commit();
-              // The next unit's table entry into L1 for next_work (its slot came in after the K loop).
-              if (r0 == 0 && consumer == 0 && sched.entry_prefetch != 0) sched.prefetch_entry(cur.it);
             }
           } else {
             sm90::named_sync<128>(wg_bar);
@@ -1038,8 +1036,6 @@ class WgmmaRunner final : public Runner {
     if constexpr (kGrouped) {
       m_sched.role_loops = role_loops;
       m_sched.narrow = narrow;
-      // NVFP4_PERSISTENT_ENTRY_PREFETCH=0|1 forces the held epilogue's prefetch of the next unit's entry (P87).
-      m_sched.entry_prefetch = forced_int("NVFP4_PERSISTENT_ENTRY_PREFETCH", 0, 1, 1);
       if (!sp.order.empty()) {
         m_order = DeviceBuffer(sp.order.size() * sizeof(int));
         CUDA_CHECK(cudaMemcpyAsync(m_order.get(), sp.order.data(), m_order.bytes(), cudaMemcpyHostToDevice, stream));
