@@ -215,15 +215,18 @@ struct GroupScheduler {
   }
   __device__ Segment unit_of_slot(int code) const {
     if (order == nullptr) return unit_of(code);
-    const int g = order_group(code), block = order_unit(code);
-    const int tile = ts.splits.div(block);
-    return split_unit(entries[g], g, tile, block - tile * ts.splits, ts);
+    return split_of(order_group(code), order_unit(code));
   }
   __device__ Segment unit(int i) const { return unit_of_slot(slot(i)); }
   __device__ Segment unit_of(int block) const {
     const int tile = ts.splits.div(block);
     int g = 0;
     while (g + 1 < groups && entries[g + 1].first_tile <= tile) ++g;
+    return split_of(g, block);
+  }
+  // Unit `block` of the launch, in group g: its tile and (split) K range.
+  __device__ Segment split_of(int g, int block) const {
+    const int tile = ts.splits.div(block);
     return split_unit(entries[g], g, tile, block - tile * ts.splits, ts);
   }
   __device__ Tile tile_at(const Segment& s) const {
@@ -736,8 +739,14 @@ struct TileStore {
   }
 };
 
+// C's base and rows 16-byte aligned (N % 8 == 0): 16-byte vector stores, and a TMA descriptor of C
+// (group_gemm's held tiles), are possible.
+__host__ __device__ __forceinline__ bool c_rows_aligned(const __half* c, int64_t n) {
+  return (n % 8) == 0 && (reinterpret_cast<uintptr_t>(c) & 15) == 0;
+}
+
 // Outputs n.. n + 7 of C row m (those inside C) from v (8 FP16 values): one 16-byte store where
-// `vectors` (C's rows and base 16-byte aligned) and all 8 lie inside, else one by one.
+// `vectors` (c_rows_aligned) and all 8 lie inside, else one by one.
 __device__ __forceinline__ void store_vec8(const OutView& o, int64_t l, int64_t m, int64_t n, const uint4& v,
                                            bool vectors) {
   if (m >= o.m || n >= o.n) return;
@@ -813,6 +822,8 @@ struct StagedTile : LaneTile<kCols, __half> {
   template <int kThreads>
   __device__ __forceinline__ void copy_out(const OutView& o, int64_t l, int64_t m0, int64_t n0, int r0, int r1,
                                            int tid) const {
+    // c_rows_aligned's test, written out: calling it changed the SASS of every gemm and dual_gemm
+    // kernel (instructions, not only registers), a change no GPU run has measured.
     const bool vectors = (o.n % 8) == 0 && (reinterpret_cast<uintptr_t>(o.c) & 15) == 0;
     if (vectors && m0 + r1 <= o.m && n0 + kCols <= o.n) {
       // The rows lie wholly inside C: no test per vector (its branches' reconvergence points were

@@ -165,7 +165,7 @@ struct Cfg {
 
 // TMA descriptors, built in prepare. tok: FP16 workspace {K, L * M_pad}, box {64, 128}, 128-byte
 // swizzle. w[b]: packed B / B2 bytes {K / 2, N, L}, box {32, 128 / NB}. out (group_gemm, where
-// held_by_tma): C {N, M, L}, box {64, held_rows}, 128-byte swizzle (HeldTile); else unused.
+// c_rows_aligned): C {N, M, L}, box {64, held_rows}, 128-byte swizzle (HeldTile); else unused.
 struct Maps {
   CUtensorMap tok;
   CUtensorMap w[2];
@@ -312,18 +312,13 @@ constexpr bool fusable_tokens() {
 // its last K step's ring stage by passes of held_rows tokens, the most of T, halving, whose
 // C x 64 columns of FP16 fit the stage. Each consumer warpgroup writes its 64 output columns of a
 // pass into a region of its own (HeldTile) and copies it out itself: one TMA tensor store (the
-// group's Maps::out, box {64, held_rows}) where held_by_tma, else by 16-byte vectors.
+// group's Maps::out, box {64, held_rows}) where C's rows are 16-byte aligned (c_rows_aligned),
+// else by 16-byte vectors.
 __host__ __device__ constexpr int held_rows(int tokens, int stage_bytes, int consumers) {
   int rows = tokens;
   while (rows > 8 && consumers * rows * 128 > stage_bytes) rows /= 2;
   return rows;
 }
-// C's rows and base 16-byte aligned: what a TMA descriptor of C needs (the host builds Maps::out
-// only then).
-__host__ __device__ __forceinline__ bool held_by_tma(const __half* c, int64_t n) {
-  return n % 8 == 0 && (reinterpret_cast<uintptr_t>(c) & 15) == 0;
-}
-
 #if NVFP4_SM90A
 // One consumer warpgroup's 64 columns x kRows tokens in its region of the held stage (kRows x 128
 // bytes, 1024-byte aligned), as a TMA box {64, kRows} with the 128-byte swizzle lays it out: the
@@ -340,17 +335,14 @@ struct HeldTile {
   // As StagedTile::block: tokens dm + 2t (a) and + 1 (b) of the warpgroup's column 16 warp + 8 second + g
   // (dm a multiple of 8 below kRows; the warp's second column block is the lane's chunk ^ 1).
   __device__ __forceinline__ void block(int dm, bool second, float a, float b) const {
-    const __half2 v = __floats2half2_rn(a, b);
-    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(
-                     (second ? lane_row ^ 16u : lane_row) + static_cast<uint32_t>(dm * 128)),
-                 "r"(*reinterpret_cast<const uint32_t*>(&v))
-                 : "memory");
+    sm90::stmatrix_x1_trans((second ? lane_row ^ 16u : lane_row) + static_cast<uint32_t>(dm * 128), a, b);
   }
   // Rows [0, rows) to C rows m0.., columns n0..n0 + 63 (those inside C), by the warpgroup's 128
-  // threads (wtid), after a barrier over them that follows every block(): not held_by_tma.
+  // threads (wtid), after a barrier over them that follows every block(): where C's rows are not
+  // 16-byte aligned (no TMA descriptor).
   __device__ __forceinline__ void copy_out(const OutView& o, int64_t l, int64_t m0, int64_t n0, int rows,
                                            int wtid) const {
-    const bool vectors = held_by_tma(o.c, o.n);
+    const bool vectors = c_rows_aligned(o.c, o.n);
     for (int i = wtid; i < rows * 8; i += 128) {
       const int r = i / 8, c = i % 8;
       store_vec8(o, l, m0 + r, n0 + 8 * c, *reinterpret_cast<const uint4*>(region + r * 128 + ((c ^ (r % 8)) << 4)),
@@ -666,9 +658,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
     // cluster barrier follows every remote read). group_gemm (kHeldPath): a tile with more work
     // after it goes out through its last K step's stage, which the consumers hold (do not free
-    // yet) until they have copied the tile out, by passes of as many tokens as fit it: 2-byte
-    // stores straight to C (TileStore) took 3.6-10 us per tile where the staged copy takes 1-2.3
-    // (docs/perf-notes.md P80). (A split tile is always its CTA's last: split-K plans give every
+    // yet) until its stores have read it, by passes of as many tokens as fit it (HeldTile, P84):
+    // 2-byte stores straight to C (TileStore) took 3.6-10 us per tile where the staged copy takes
+    // 1-2.3 (docs/perf-notes.md P80). (A split tile is always its CTA's last: split-K plans give every
     // unit a CTA of its own.) The test is written here, on the cursor alone: with the stream-K role
     // in it, ptxas moved the K loop's ring addresses out of the uniform registers (119 -> 125
     // instructions per K step). gemm and dual_gemm, whose benchmark plans run one unit per CTA,
@@ -731,7 +723,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const Held ht(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes + consumer * Held::kBytes, warp, lane);
         const int live = static_cast<int>(out.m - tile.m0), wtid = ctid % 128;
         const uint32_t wg_bar = 2 + consumer;  // named barrier 2 + c: warpgroup c's threads
-        const bool tma = held_by_tma(out.c, out.n);
+        const bool tma = c_rows_aligned(out.c, out.n);
         static_for<T / kHeldRows>([&](auto pass) {
           constexpr int r0 = decltype(pass)::value * kHeldRows;
           if (r0 != 0 && live <= r0) return;  // no live tokens in this pass (a narrow tile)
@@ -1141,7 +1133,7 @@ class WgmmaRunner final : public Runner {
       m.w[b] = tensor_map(CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, p.b[b], dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE);
     }
     if (NB == 1) m.w[1] = m.w[0];
-    if (kGrouped && held_by_tma(p.c, p.n)) {  // the held tiles' stores (HeldTile)
+    if (kGrouped && c_rows_aligned(p.c, p.n)) {  // the held tiles' stores (HeldTile)
       const cuuint64_t dims[3] = {static_cast<cuuint64_t>(p.n), static_cast<cuuint64_t>(p.m),
                                   static_cast<cuuint64_t>(p.l)};
       const cuuint64_t strides[2] = {static_cast<cuuint64_t>(p.n * 2), static_cast<cuuint64_t>(p.m * p.n * 2)};

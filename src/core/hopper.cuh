@@ -319,6 +319,16 @@ __device__ __forceinline__ void fence_proxy_async_smem() {
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 }
 
+// One 8 x 8 block of FP16 into shared memory, transposed (stmatrix .m8n8.x1.trans): lane (g, t)'s
+// pair (a, b), rounded once, lands in row 2t (a) and 2t + 1 (b) of column g, lane r < 8 giving the
+// shared-memory address of row r (each row 16 bytes). Every lane of the warp calls it.
+__device__ __forceinline__ void stmatrix_x1_trans(uint32_t row_addr, float a, float b) {
+  const __half2 v = __floats2half2_rn(a, b);  // .x (low half): a, the fragment's lower column
+  asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(row_addr),
+               "r"(*reinterpret_cast<const uint32_t*>(&v))
+               : "memory");
+}
+
 // ---- mbarrier ----
 
 __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
