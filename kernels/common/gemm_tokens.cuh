@@ -225,11 +225,21 @@ using TokenGroupsFor = std::conditional_t<kGrouped, TokenGroups, NoTokenGroups>;
 // launch's tokens, each fetched by fetch(chunk) (a TokenBlock), kFuseBatch at a time before any is
 // decoded (one DRAM round trip per batch).
 inline constexpr int kFuseBatch = 4;
+// `stage`: 0, or the shared-memory address of 1 KiB of the calling warp's own (every lane passes
+// the same), which the chunks then pass through so that they leave as 16-byte stores, each quad of
+// lanes one whole 128-byte chunk (the 4-byte stores of fragment order, 8 per block, left the
+// count's GPU-scope fence ~1-2 us of acknowledgements to wait for: docs/perf-notes.md P90). In
+// shared memory chunk c of the warp's 8 has its 16-byte unit q at q ^ c (no bank conflicts on
+// either side); the caller fences the async proxy before that memory is copied into.
 template <class Fetch>
-__device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFuse& f, int64_t tid, int64_t threads) {
+__device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFuse& f, int64_t tid, int64_t threads,
+                                                   uint32_t stage = 0) {
   const int64_t blocks = f.chunks * 4;
   const int t = threadIdx.x & 3;  // == tid & 3: threads and the CTA's first thread are multiples of 4
-  for (int64_t b0 = tid; b0 < blocks; b0 += kFuseBatch * threads) {
+  const int c = (threadIdx.x >> 2) & 7;  // the lane's chunk among the warp's 8
+  // Staged, a warp runs the loops as one: its lanes' blocks are consecutive (tid % 32 is the lane).
+  const int lane = stage != 0 ? static_cast<int>(threadIdx.x & 31) : 0;
+  for (int64_t b0 = tid; b0 - lane < blocks; b0 += kFuseBatch * threads) {
     TokenBlock blk[kFuseBatch];
 #pragma unroll
     for (int i = 0; i < kFuseBatch; ++i)
@@ -237,15 +247,42 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
 #pragma unroll
     for (int i = 0; i < kFuseBatch; ++i) {
       const int64_t b = b0 + i * threads;
-      if (b >= blocks) break;
+      if (stage != 0) {  // whole warps: b is below `blocks` for all its lanes or none (blocks % 4 == 0,
+                         // and a warp's first block a multiple of 32 with threads one)
+        if (b - lane >= blocks) break;
+      } else if (b >= blocks) {
+        break;
+      }
       uint32_t h[8];
       decode_token_block(blk[i], h);
-      // Fragment order (as store_token_chunks): word 8j + 4u + t of the chunk holds h[2j + u].
-      uint32_t* dst = f.out + (b >> 2) * (kTokenChunk / 2) + t;
+      if (stage != 0) {
+        // Fragment order: word 4q + t of the chunk (unit q) holds h[q] of scale block t.
+        const uint32_t row = stage + c * 128 + t * 4;
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        dst[8 * j] = h[2 * j];
-        dst[8 * j + 4] = h[2 * j + 1];
+        for (int q = 0; q < 8; ++q)
+          asm volatile("st.shared.u32 [%0], %1;" ::"r"(row + ((q ^ c) << 4)), "r"(h[q]) : "memory");
+        __syncwarp();
+        uint4 v[2];
+#pragma unroll
+        for (int k = 0; k < 2; ++k)
+          asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                       : "=r"(v[k].x), "=r"(v[k].y), "=r"(v[k].z), "=r"(v[k].w)
+                       : "r"(stage + c * 128 + (((2 * t + k) ^ c) << 4))
+                       : "memory");
+        __syncwarp();
+        if (b < blocks) {
+          uint4* dst = reinterpret_cast<uint4*>(f.out + (b >> 2) * (kTokenChunk / 2)) + 2 * t;
+          dst[0] = v[0];
+          dst[1] = v[1];
+        }
+      } else {
+        // Fragment order (as store_token_chunks): word 8j + 4u + t of the chunk holds h[2j + u].
+        uint32_t* dst = f.out + (b >> 2) * (kTokenChunk / 2) + t;
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          dst[8 * j] = h[2 * j];
+          dst[8 * j + 4] = h[2 * j + 1];
+        }
       }
     }
   }
@@ -253,13 +290,13 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
 
 // One GEMM's tokens (gemm, dual_gemm): its entry from the kernel's parameters.
 __device__ __forceinline__ void decode_token_share(const GemmEntry& e, const TokenFuse& f, int64_t tid,
-                                                   int64_t threads) {
-  decode_token_share([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads);
+                                                   int64_t threads, uint32_t stage = 0) {
+  decode_token_share([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads, stage);
 }
 // The groups' tokens (group_gemm; their regions back to back, tg.groups of them): a block's group
 // selected from the parameters by its first chunk (no table in global memory, no loop).
 __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const TokenFuse& f, int64_t tid,
-                                                   int64_t threads) {
+                                                   int64_t threads, uint32_t stage = 0) {
   decode_token_share(
       [&](int64_t chunk) {
         TokenSource src = tg.group[0];
@@ -268,7 +305,7 @@ __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const 
           if (g < tg.groups && chunk >= tg.group[g].first_chunk) src = tg.group[g];
         return fetch_block_of(src, chunk);
       },
-      f, tid, threads);
+      f, tid, threads, stage);
 }
 
 // wait_count (gemm_common.cuh) for a thread that issues TMA copies next: they read through the

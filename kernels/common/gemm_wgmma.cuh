@@ -558,10 +558,15 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   if constexpr (kFusable) {
     if (fuse.arrivals != nullptr) {  // this CTA's share of the token pre-pass's work (TokenFuse)
       const int64_t tid = int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads = int64_t{gridDim.x} * (kConsumers * 128);
+      // The chunks pass through 1 KiB per consumer warp of stage 0's token tile, which no copy
+      // writes before every CTA has counted (below), after the fence.
+      const uint32_t share_stage = sm90::smem_addr(ring) + (ctid / 32) * 1024;
+      static_assert(kConsumers * 4 * 1024 <= kTokBytes, "the consumers' staging fits stage 0's token tile");
       if constexpr (std::is_same_v<Sched, GroupScheduler>)
-        decode_token_share(token_groups, fuse, tid, threads);
+        decode_token_share(token_groups, fuse, tid, threads, share_stage);
       else
-        decode_token_share(sched.entry(0), fuse, tid, threads);
+        decode_token_share(sched.entry(0), fuse, tid, threads, share_stage);
+      sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
       asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");
       if (ctid == 0) {
         tokens_target = count_arrival(fuse.arrivals, gridDim.x);
