@@ -247,8 +247,8 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
 #pragma unroll
     for (int i = 0; i < kFuseBatch; ++i) {
       const int64_t b = b0 + i * threads;
-      if (stage != 0) {  // whole warps: b is below `blocks` for all its lanes or none (blocks % 4 == 0,
-                         // and a warp's first block a multiple of 32 with threads one)
+      if (stage != 0) {  // the warp goes on while its first lane's block is below `blocks`, so every lane
+                         // reaches the __syncwarp()s: lanes past it decode zeros and store nothing
         if (b - lane >= blocks) break;
       } else if (b >= blocks) {
         break;
