@@ -555,6 +555,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   sm90::setmaxnreg_inc<kConsumerRegs>();
   const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  // Named barrier 1 over the consumer warpgroups only (the producer may still be loading).
+  const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
   if constexpr (kFusable) {
     if (fuse.arrivals != nullptr) {  // this CTA's share of the token pre-pass's work (TokenFuse)
       const int64_t tid = int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads = int64_t{gridDim.x} * (kConsumers * 128);
@@ -567,7 +569,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       else
         decode_token_share(sched.entry(0), fuse, tid, threads, share_stage);
       sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
-      asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory");
+      consumers_sync();
       if (ctid == 0) {
         tokens_target = count_arrival(fuse.arrivals, gridDim.x);
         sm90::mbar_arrive(&tokens_counted);
@@ -677,8 +679,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if (!staged) sched.prefetch_slot(cur.it);  // the next unit's order entry, read after this epilogue
     }
 
-    // A barrier over the consumer warpgroups only (the producer may still be loading).
-    const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
     int peer_end;
     const SegmentRole role = work_role(sched, wp, cur, peer_end);
     if (role == SegmentRole::kPartial) {  // stream-K: a later run of this tile, summed by its owner
