@@ -132,7 +132,11 @@ struct Kernel {
     load_weights(st, src, ks);
   }
 
-  __device__ __forceinline__ static void compute_stage(const uint8_t* st, float (&acc)[kRegs], int warp_w, int lane) {
+  // The A fragments of this warp's 32 weight rows for one K step (stage `st`): 16 registers per
+  // lane, decoded from the packed weights and their scales (16 per m16 tile and row half: words
+  // 2j, 2j + 1 feed k16 step j).
+  using AFrags = uint32_t[2][2][8];
+  __device__ __forceinline__ static void decode_weights(const uint8_t* st, int warp_w, int lane, AFrags& a) {
     const int g = lane >> 2, t = lane & 3;
     const uint8_t* w = st + kTokBytes;
     const uint8_t* sf = w + kWBytes;
@@ -146,10 +150,8 @@ struct Kernel {
         pk[mt][hr] = *reinterpret_cast<const uint2*>(w + slot * 32 + 8 * t);
         sc[mt][hr] = fp4::e4m3_to_half2_bcast(sf[slot * 4 + t]);
       }
-    const uint32_t tok = smem_u32(st);
     // All 16 A registers of the chunk first (both words of the 4 rows), then per k16 step all 8
-    // ldmatrix.x4 before its 32 MMAs: loads and decode run ahead of the tensor pipe.
-    uint32_t a[2][2][8];
+    // ldmatrix.x4 before its 32 MMAs (mma_stage): loads and decode run ahead of the tensor pipe.
 #pragma unroll
     for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
@@ -161,6 +163,11 @@ struct Kernel {
 #pragma unroll
           for (int i = 0; i < 4; ++i) a[mt][hr][4 * word + i] = fp4::hmul2_u32(raw[i], sc[mt][hr]);
         }
+  }
+
+  // The K step's 128 MMAs of this warp: A fragments `a`, the token tile of stage `st` by ldmatrix.
+  __device__ __forceinline__ static void mma_stage(const uint8_t* st, const AFrags& a, float (&acc)[kRegs], int lane) {
+    const uint32_t tok = smem_u32(st);
 #pragma unroll
     for (int j = 0; j < 4; ++j) {  // k16 step within the chunk
       uint32_t b[8][4];
@@ -179,6 +186,13 @@ struct Kernel {
             mma16816(&acc[((2 * pp + h) * 2 + mt) * 4], a[mt][0][2 * j], a[mt][1][2 * j], a[mt][0][2 * j + 1],
                      a[mt][1][2 * j + 1], b[pp][2 * h], b[pp][2 * h + 1]);
     }
+  }
+
+  // One K step (stage `st`) of this warp: its weights decoded, then its MMAs.
+  __device__ __forceinline__ static void compute_stage(const uint8_t* st, float (&acc)[kRegs], int warp_w, int lane) {
+    AFrags a;
+    decode_weights(st, warp_w, lane, a);
+    mma_stage(st, a, acc, lane);
   }
 
 

@@ -117,6 +117,8 @@ int calibrate_command(int argc, const char* const* argv) {
     // The wgmma path has no spec rate: its ceiling is only measured.
     row("FP4 decode + wgmma", std::nullopt, cal.decode_wgmma_tflops, "TFLOP/s");
     row("wgmma RS, no decode", std::nullopt, cal.wgmma_rs_tflops, "TFLOP/s");
+    row("FP4 decode + mma.sync", std::nullopt, cal.decode_mma_tflops, "TFLOP/s");
+    row("mma.sync, no decode", std::nullopt, cal.mma_sync_tflops, "TFLOP/s");
     std::cout << cal.notes << '\n';
     if (!json_path.empty()) {
       nlohmann::ordered_json j;
@@ -128,6 +130,8 @@ int calibrate_command(int argc, const char* const* argv) {
       j["fp4_tensor_tflops"] = opt(cal.fp4_tensor_tflops);
       j["decode_wgmma_tflops"] = opt(cal.decode_wgmma_tflops);
       j["wgmma_rs_tflops"] = opt(cal.wgmma_rs_tflops);
+      j["decode_mma_tflops"] = opt(cal.decode_mma_tflops);
+      j["mma_sync_tflops"] = opt(cal.mma_sync_tflops);
       j["notes"] = cal.notes;
       std::ofstream(json_path) << j.dump(2) << '\n';
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// calibrate.cu: HBM read bandwidth, tensor-core rates and the ceiling of the wgmma kernels'
-// decode-plus-wgmma path, measured (see calibrate.hpp).
+// calibrate.cu: HBM read bandwidth, tensor-core rates and the ceilings of the GEMM-family kernels'
+// decode-plus-MMA paths (wgmma; mma.sync from kernels/common/mma_ceiling.cu), measured (see
+// calibrate.hpp).
 #include "measure/calibrate.hpp"
 
 #include <cublasLt.h>
@@ -380,6 +381,21 @@ __global__ void __launch_bounds__(kCeilThreads, 1) wgmma_ceiling_kernel(int chun
 #endif
 }
 
+// The median milliseconds of kCeilRuns calls of launch(), after kCeilWarmup, CUDA events.
+template <class Launch>
+double median_launch_ms(Launch&& launch, cudaStream_t s) {
+  Event start, stop;
+  std::vector<double> ms;
+  for (int r = 0; r < kCeilWarmup + kCeilRuns; ++r) {
+    start.record(s);
+    launch();
+    stop.record(s);
+    CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    if (r >= kCeilWarmup) ms.push_back(stop.since(start));
+  }
+  return median(std::move(ms));
+}
+
 // wgmma_ceiling_kernel<kDecode> in TFLOP/s: median of kCeilRuns launches, CUDA events.
 template <bool kDecode>
 double time_wgmma_ceiling(const DeviceInfo& dev, cudaStream_t s) {
@@ -395,17 +411,13 @@ double time_wgmma_ceiling(const DeviceInfo& dev, cudaStream_t s) {
   if (per_sm != 1) throw std::runtime_error(format("%d CTAs of %d threads fit on an SM, not 1", per_sm, kCeilThreads));
 
   DeviceBuffer sink(sizeof(float));
-  Event start, stop;
-  std::vector<double> ms;
-  for (int r = 0; r < kCeilWarmup + kCeilRuns; ++r) {
-    start.record(s);
-    kernel<<<dev.sms, kCeilThreads, smem, s>>>(kCeilChunks, sink.get<float>());
-    CUDA_CHECK_LAUNCH();
-    stop.record(s);
-    CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    if (r >= kCeilWarmup) ms.push_back(stop.since(start));
-  }
-  return kCeilFlopPerChunk * kCeilChunks * dev.sms / (median(std::move(ms)) * 1e-3) / 1e12;
+  const double ms = median_launch_ms(
+      [&] {
+        kernel<<<dev.sms, kCeilThreads, smem, s>>>(kCeilChunks, sink.get<float>());
+        CUDA_CHECK_LAUNCH();
+      },
+      s);
+  return kCeilFlopPerChunk * kCeilChunks * dev.sms / (ms * 1e-3) / 1e12;
 }
 
 // Runs `measure` (it returns the rate and sets its note). A failure that leaves the context usable
@@ -448,6 +460,42 @@ void measure_wgmma_ceilings(const DeviceInfo& dev, cudaStream_t s, Calibration& 
   });
 }
 
+// Both rates of the `tensor-core` path (mma_ceiling_launch), on CC 8.0 and newer. kMmaCeilSteps K
+// steps per CTA: ~5 ms at 400 TFLOP/s on 132 SMs.
+constexpr int kMmaCeilSteps = 4096;
+double time_mma_ceiling(const DeviceInfo& dev, cudaStream_t s, bool decode, std::string& how) {
+  const MmaCeilingLaunch l = mma_ceiling_launch(decode);
+  if (l.ctas_per_sm < 1) throw std::runtime_error("its CTA does not fit on an SM");
+  const int ctas = l.ctas_per_sm * dev.sms;
+  DeviceBuffer sink(sizeof(float));
+  const double ms = median_launch_ms([&] { l.launch(ctas, kMmaCeilSteps, sink.get<float>(), s); }, s);
+  how = format(", grid %dx%d (%d CTAs per SM, 4 warps of 32x128 FP32 accumulators), %d K64 steps per CTA, "
+               "operands in shared memory only, no barriers, median of %d",
+               ctas, l.threads, l.ctas_per_sm, kMmaCeilSteps, kCeilRuns);
+  return l.flop_per_step * kMmaCeilSteps * ctas / (ms * 1e-3) / 1e12;
+}
+
+void measure_mma_ceilings(const DeviceInfo& dev, cudaStream_t s, Calibration& cal, std::vector<std::string>& notes) {
+  if (dev.cc_major < 8) {
+    notes.push_back(format("decode+mma.sync, mma.sync: not measured (the tensor-core kernels need CC 8.0; this GPU is "
+                           "%d.%d)", dev.cc_major, dev.cc_minor));
+    return;
+  }
+  cal.decode_mma_tflops = optional_rate("decode+mma.sync", notes, [&](std::string& note) {
+    std::string how;
+    const double r = time_mma_ceiling(dev, s, true, how);
+    note = "decode+mma.sync: the tensor-core main loop's e2m1 x e4m3 decode into A fragments, ldmatrix of the "
+           "tokens and mma.sync m16n8k16 (f16 in, f32 accumulate)" + how;
+    return r;
+  });
+  cal.mma_sync_tflops = optional_rate("mma.sync", notes, [&](std::string& note) {
+    std::string how;
+    const double r = time_mma_ceiling(dev, s, false, how);
+    note = "mma.sync: the same loop with the A fragments decoded once" + how;
+    return r;
+  });
+}
+
 }  // namespace
 
 Calibration calibrate(const DeviceInfo& dev, cudaStream_t s) {
@@ -469,6 +517,7 @@ Calibration calibrate(const DeviceInfo& dev, cudaStream_t s) {
                            dev.cc_minor));
   }
   measure_wgmma_ceilings(dev, s, cal, notes);
+  measure_mma_ceilings(dev, s, cal, notes);
 
   for (size_t i = 0; i < notes.size(); ++i) cal.notes += (i ? "; " : "") + notes[i];
   return cal;

@@ -15,11 +15,19 @@
 //                       code); nullopt (with a note) elsewhere or when the launch fails
 //   wgmma_rs_tflops     the same loop with fixed A registers (no decode): decode_wgmma_tflops /
 //                       wgmma_rs_tflops is what the decode leaves of the wgmma rate
+//   decode_mma_tflops   the ceiling of the `tensor-core` kernels' own path: their main loop's code
+//                       (decode in registers into A fragments, ldmatrix of the tokens, mma.sync
+//                       m16n8k16 FP16 -> FP32) on their CTA (4 warps of 32 weight rows x 128 tokens)
+//                       at their occupancy, over stages filled once in shared memory: no copies,
+//                       no barriers, no global-memory traffic. CC 8.0 and newer; nullopt (with a
+//                       note) elsewhere or when the launch fails
+//   mma_sync_tflops     the same loop with the A fragments decoded once (ldmatrix and mma.sync only)
 // Clocks are left as they are: the numbers are at whatever clocks the GPU runs.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -33,6 +41,8 @@ struct Calibration {
   std::optional<double> fp4_tensor_tflops;
   std::optional<double> decode_wgmma_tflops;
   std::optional<double> wgmma_rs_tflops;
+  std::optional<double> decode_mma_tflops;
+  std::optional<double> mma_sync_tflops;
   std::string notes;  // what was measured and how, one clause per rate; why an optional rate is absent
 };
 
@@ -40,5 +50,18 @@ struct Calibration {
 // Throws CudaError / std::runtime_error when the HBM or FP16 measurement fails; a failure of an
 // optional rate is only noted (unless it loses the context).
 Calibration calibrate(const DeviceInfo& dev, cudaStream_t s);
+
+// The `tensor-core` main loop's compute without its loads (kernels/common/mma_ceiling.cu, built
+// from the main loop's own code): its CTA's threads, how many CTAs fit on an SM, the FLOP of one
+// CTA's K step, and `launch`, which runs `ctas` CTAs of `steps` K steps each on `s`. decode =
+// false: the A fragments are decoded once, the loop runs ldmatrix and mma.sync only. Sets the
+// kernel's shared-memory attribute; throws CudaError.
+struct MmaCeilingLaunch {
+  int threads = 0;
+  int ctas_per_sm = 0;
+  double flop_per_step = 0;
+  std::function<void(int ctas, int steps, float* sink, cudaStream_t s)> launch;
+};
+MmaCeilingLaunch mma_ceiling_launch(bool decode);
 
 }  // namespace nvfp4

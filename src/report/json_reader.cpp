@@ -293,6 +293,9 @@ void read_info(const Reader& rd, const Json& j, const ReportHeader& h, RunInfo& 
     if (m.contains("decode_wgmma_tflops"))
       c.decode_wgmma_tflops = rd.opt_number(m, "decode_wgmma_tflops", "sol_measured.");
     if (m.contains("wgmma_rs_tflops")) c.wgmma_rs_tflops = rd.opt_number(m, "wgmma_rs_tflops", "sol_measured.");
+    // The mma.sync path's, absent from older reports still.
+    if (m.contains("decode_mma_tflops")) c.decode_mma_tflops = rd.opt_number(m, "decode_mma_tflops", "sol_measured.");
+    if (m.contains("mma_sync_tflops")) c.mma_sync_tflops = rd.opt_number(m, "mma_sync_tflops", "sol_measured.");
     c.notes = rd.str(m, "notes", "sol_measured.");
     info.calibration = c;
   }

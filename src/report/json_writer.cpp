@@ -186,6 +186,8 @@ std::string json_report_text(const RunInfo& info, const std::vector<CaseResult>&
                                               {"fp4_tensor_tflops", num(info.calibration->fp4_tensor_tflops)},
                                               {"decode_wgmma_tflops", num(info.calibration->decode_wgmma_tflops)},
                                               {"wgmma_rs_tflops", num(info.calibration->wgmma_rs_tflops)},
+                                              {"decode_mma_tflops", num(info.calibration->decode_mma_tflops)},
+                                              {"mma_sync_tflops", num(info.calibration->mma_sync_tflops)},
                                               {"notes", info.calibration->notes}}
                                        : Json(nullptr);
   std::string sol_note;

@@ -15,7 +15,9 @@
 //          mem_clock_mhz, driver_version "13.0", cuda_runtime_version "13.0", cublaslt_version "13.0.0"} | null,
 //   sol{gpu, hbm_gbps, tensor_tflops, kind} | null, sol_source, sol_spec,
 //   sol_measured{hbm_gbps, fp16_tensor_tflops, fp4_tensor_tflops, decode_wgmma_tflops, wgmma_rs_tflops,
-//                notes} | null (the last two since the wgmma ceiling; older reports lack them), sol_note,
+//                decode_mma_tflops, mma_sync_tflops, notes} | null (decode_wgmma_tflops and
+//                wgmma_rs_tflops since the wgmma ceiling, the mma pair since the mma.sync one: older
+//                reports lack them), sol_note,
 //   settings{config, seed (when all cases share it), dist (likewise), tolerance{rtol, atol},
 //            timing{enabled, timer, timer_reason, module_loading, batch, l2, keep_samples, floor, warmup, min_samples,
 //                   max_samples, min_time_s, max_time_s, target_rse},

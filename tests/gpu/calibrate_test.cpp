@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // calibrate (src/measure/calibrate.cu): the measured rates, the decode+wgmma ceiling on CC 9.0
-// only (with a note elsewhere), and the runner's % of that ceiling for the GEMM family only.
+// only (with a note elsewhere), the decode+mma.sync one on CC 8.0 and newer, and the runner's % of
+// the wgmma ceiling for the GEMM family only.
 #include <gtest/gtest.h>
 
 #include "core/cuda_check.hpp"
@@ -10,7 +11,7 @@
 
 using namespace nvfp4;
 
-TEST(Calibrate, WgmmaCeilingOnComputeCapability90Only) {
+TEST(Calibrate, RatesAndTheGemmPathsCeilings) {
   CUDA_CHECK(cudaSetDevice(0));
   const DeviceInfo dev = query_device(0);
   Stream stream;
@@ -36,6 +37,23 @@ TEST(Calibrate, WgmmaCeilingOnComputeCapability90Only) {
     EXPECT_FALSE(cal.decode_wgmma_tflops);
     EXPECT_FALSE(cal.wgmma_rs_tflops);
     EXPECT_NE(cal.notes.find("not measured (wgmma needs sm_90a"), std::string::npos) << cal.notes;
+  }
+  // The mma.sync path's ceiling on every GPU the tensor-core kernels run on (CC 8.0 and newer),
+  // under the same sanity bound, and below the wgmma path's where both are measured (mma.sync
+  // tops out near 61 % of the dense rate on Hopper: ../shared/docs/TECHNIQUES.md).
+  if (dev.cc_major >= 8) {
+    ASSERT_TRUE(cal.decode_mma_tflops) << cal.notes;
+    ASSERT_TRUE(cal.mma_sync_tflops) << cal.notes;
+    EXPECT_GT(*cal.decode_mma_tflops, 0.0);
+    if (const auto spec = sol_rates_for(dev.name, dev.cc())) {
+      EXPECT_LE(*cal.mma_sync_tflops, 1.1 * spec->flops_per_s / 1e12) << cal.notes;
+      EXPECT_LE(*cal.decode_mma_tflops, 1.1 * spec->flops_per_s / 1e12) << cal.notes;
+    }
+    if (cal.wgmma_rs_tflops) {
+      EXPECT_LT(*cal.mma_sync_tflops, *cal.wgmma_rs_tflops) << cal.notes;
+    }
+    EXPECT_NE(cal.notes.find("decode+mma.sync: "), std::string::npos) << cal.notes;
+    EXPECT_NE(cal.notes.find("mma.sync: the same loop"), std::string::npos) << cal.notes;
   }
   // A failed ceiling measurement leaves no CUDA error behind for later checks.
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);

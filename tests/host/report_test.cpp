@@ -443,7 +443,9 @@ Calibration hopper_calibration() {
   c.fp16_tensor_tflops = 702.25;
   c.decode_wgmma_tflops = 612.5;
   c.wgmma_rs_tflops = 655.75;
-  c.notes = "hbm: ...; fp16: ...; fp4: not measured (...); decode+wgmma: ...; wgmma rs: ...";
+  c.decode_mma_tflops = 401.5;
+  c.mma_sync_tflops = 540.25;
+  c.notes = "hbm: ...; fp16: ...; fp4: not measured (...); decode+wgmma: ...; wgmma rs: ...; decode+mma.sync: ...";
   return c;
 }
 
@@ -472,7 +474,8 @@ TEST_F(ReportTest, CalibrationAndPctCeilingRoundTrip) {
   std::vector<std::string> keys;
   for (const auto& [k, v] : j["sol_measured"].items()) keys.push_back(k);
   EXPECT_EQ(keys, (std::vector<std::string>{"hbm_gbps", "fp16_tensor_tflops", "fp4_tensor_tflops",
-                                            "decode_wgmma_tflops", "wgmma_rs_tflops", "notes"}));
+                                            "decode_wgmma_tflops", "wgmma_rs_tflops", "decode_mma_tflops",
+                                            "mma_sync_tflops", "notes"}));
   EXPECT_TRUE(j["sol_measured"]["fp4_tensor_tflops"].is_null());
   EXPECT_NE(j["sol_note"].get<std::string>().find("pct_ceiling"), std::string::npos) << j["sol_note"];
   EXPECT_TRUE(j["results"][1]["metrics"]["pct_ceiling"].is_null()) << "absent is null, never 0";
@@ -481,6 +484,8 @@ TEST_F(ReportTest, CalibrationAndPctCeilingRoundTrip) {
   ASSERT_TRUE(f.info.calibration);
   EXPECT_EQ(f.info.calibration->decode_wgmma_tflops, 612.5);
   EXPECT_EQ(f.info.calibration->wgmma_rs_tflops, 655.75);
+  EXPECT_EQ(f.info.calibration->decode_mma_tflops, 401.5);
+  EXPECT_EQ(f.info.calibration->mma_sync_tflops, 540.25);
   EXPECT_FALSE(f.info.calibration->fp4_tensor_tflops);
   EXPECT_EQ(f.info.calibration->notes, info.calibration->notes);
   EXPECT_EQ(f.results[0].metrics.pct_ceiling, 0.46);
@@ -508,6 +513,8 @@ TEST_F(ReportTest, ReportWithoutTheCeilingLoads) {
   EXPECT_GT(old.info.calibration->fp16_tensor_tflops, 0.0);
   EXPECT_FALSE(old.info.calibration->decode_wgmma_tflops);
   EXPECT_FALSE(old.info.calibration->wgmma_rs_tflops);
+  EXPECT_FALSE(old.info.calibration->decode_mma_tflops);
+  EXPECT_FALSE(old.info.calibration->mma_sync_tflops);
   ASSERT_FALSE(old.results.empty());
   for (const CaseResult& r : old.results) EXPECT_FALSE(r.metrics.pct_ceiling);
 

@@ -64,6 +64,8 @@
         (isNum(M.fp4_tensor_tflops) ? `, ${fixed(M.fp4_tensor_tflops, 0)} TFLOP/s FP4` : '') : 'not measured (--sol measured)'],
       ['wgmma path', M && isNum(M.decode_wgmma_tflops) ? `${fixed(M.decode_wgmma_tflops, 0)} TFLOP/s FP4 decode + wgmma` +
         (isNum(M.wgmma_rs_tflops) ? `, ${fixed(M.wgmma_rs_tflops, 0)} TFLOP/s wgmma alone` : '') + ' (the ceiling behind % ceiling)' : null],
+      ['mma.sync path', M && isNum(M.decode_mma_tflops) ? `${fixed(M.decode_mma_tflops, 0)} TFLOP/s FP4 decode + mma.sync` +
+        (isNum(M.mma_sync_tflops) ? `, ${fixed(M.mma_sync_tflops, 0)} TFLOP/s mma.sync alone` : '') + ' (the tensor-core variants\' ceiling)' : null],
       ['rule', D.sol_note]])),
     (D.plugins && D.plugins.length) || (D.submissions && D.submissions.length)
       ? h('div', { class: 'card wide', id: 'own-kernels' }, h('h3', {}, 'Your kernels (--plugin, --submission)'), dl([
