@@ -7,7 +7,7 @@
 // no barriers, no global-memory traffic. kDecode = false decodes the A fragments once and runs
 // only the ldmatrix loads of the tokens and the MMAs.
 #include "gemm_mma.cuh"
-#include "measure/calibrate.hpp"
+#include "core/mma_ceiling.hpp"
 
 namespace nvfp4 {
 

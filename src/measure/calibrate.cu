@@ -15,6 +15,7 @@
 #include "core/device_buffer.hpp"
 #include "core/fp4_decode.cuh"
 #include "core/hopper.cuh"
+#include "core/mma_ceiling.hpp"
 
 namespace nvfp4 {
 

@@ -27,7 +27,6 @@
 
 #include <cuda_runtime.h>
 
-#include <functional>
 #include <optional>
 #include <string>
 
@@ -50,18 +49,5 @@ struct Calibration {
 // Throws CudaError / std::runtime_error when the HBM or FP16 measurement fails; a failure of an
 // optional rate is only noted (unless it loses the context).
 Calibration calibrate(const DeviceInfo& dev, cudaStream_t s);
-
-// The `tensor-core` main loop's compute without its loads (kernels/common/mma_ceiling.cu, built
-// from the main loop's own code): its CTA's threads, how many CTAs fit on an SM, the FLOP of one
-// CTA's K step, and `launch`, which runs `ctas` CTAs of `steps` K steps each on `s`. decode =
-// false: the A fragments are decoded once, the loop runs ldmatrix and mma.sync only. Sets the
-// kernel's shared-memory attribute; throws CudaError.
-struct MmaCeilingLaunch {
-  int threads = 0;
-  int ctas_per_sm = 0;
-  double flop_per_step = 0;
-  std::function<void(int ctas, int steps, float* sink, cudaStream_t s)> launch;
-};
-MmaCeilingLaunch mma_ceiling_launch(bool decode);
 
 }  // namespace nvfp4
