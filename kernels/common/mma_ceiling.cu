@@ -8,6 +8,7 @@
 // only the ldmatrix loads of the tokens and the MMAs.
 #include "gemm_mma.cuh"
 #include "core/mma_ceiling.hpp"
+#include "core/random_operands.cuh"
 
 namespace nvfp4 {
 
@@ -20,30 +21,16 @@ using gemm::mma::kThreads;
 using gemm::mma::kTokBytes;
 using gemm::mma::kWBytes;
 
-// A hash of (i, seed), for operands that are not zero (the tensor cores do real work).
-__device__ __forceinline__ uint32_t mix(uint32_t i, uint32_t seed) {
-  uint32_t h = i * 0x9e3779b1u ^ seed;
-  h ^= h >> 15;
-  h *= 0x2c1b3c6du;
-  h ^= h >> 13;
-  return h;
-}
-
-// Every stage: tokens FP16 of magnitude 2^-6..1 with random signs, packed weights any bytes (every
-// byte is two finite e2m1 codes), scales e4m3 0x30..0x3F (0.5 to 1.875).
+// Every stage as calibrate's wgmma loop fills its operands (core/random_operands.cuh): tokens
+// FP16 of magnitude 2^-6..1, packed weights any bytes, scales e4m3 0.5 to 1.875.
 __device__ void fill_stages(uint8_t* smem) {
   for (int s = 0; s < kStages; ++s) {
     uint8_t* st = smem + s * kStageBytes;
     auto* tok = reinterpret_cast<__half*>(st);
-    for (int i = threadIdx.x; i < kTokBytes / 2; i += blockDim.x) {
-      const uint32_t h = mix(static_cast<uint32_t>(i + s * kTokBytes), 5u);
-      const float mag = 1.0f / 64 + static_cast<float>(h & 0xffff) * (1.0f - 1.0f / 64) / 65536.0f;
-      tok[i] = __float2half((h & 0x10000u) ? -mag : mag);
-    }
-    for (int i = threadIdx.x; i < kWBytes; i += blockDim.x)
-      st[kTokBytes + i] = static_cast<uint8_t>(mix(static_cast<uint32_t>(i + s * kWBytes), 6u));
+    for (int i = threadIdx.x; i < kTokBytes / 2; i += blockDim.x) tok[i] = random_half(i + s * kTokBytes, 5u);
+    for (int i = threadIdx.x; i < kWBytes; i += blockDim.x) st[kTokBytes + i] = random_byte(i + s * kWBytes, 6u);
     for (int i = threadIdx.x; i < gemm::mma::kSfBytes; i += blockDim.x)
-      st[kTokBytes + kWBytes + i] = static_cast<uint8_t>(0x30u | (mix(static_cast<uint32_t>(i), 7u + s) & 0x0Fu));
+      st[kTokBytes + kWBytes + i] = random_scale(i + s * gemm::mma::kSfBytes, 7u);
   }
 }
 

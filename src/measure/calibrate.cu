@@ -16,6 +16,7 @@
 #include "core/fp4_decode.cuh"
 #include "core/hopper.cuh"
 #include "core/mma_ceiling.hpp"
+#include "core/random_operands.cuh"
 
 namespace nvfp4 {
 
@@ -109,27 +110,6 @@ double measure_hbm_read(const DeviceInfo& dev, cudaStream_t s, std::string& note
 constexpr int kGemmWarmup = 3;
 constexpr int kGemmRuns = 10;
 constexpr size_t kWorkspaceBytes = size_t{32} << 20;
-
-// Random FP16 in +-[1/64, 1): no zeros, so the tensor cores (and the power draw) do real work.
-__device__ __forceinline__ __half random_half(size_t i, uint32_t seed) {
-  uint32_t h = uint32_t(i) * 0x9e3779b1u ^ uint32_t(i >> 32) * 0x85ebca77u ^ seed;
-  h ^= h >> 15;
-  h *= 0x2c1b3c6du;
-  h ^= h >> 12;
-  h *= 0x297a2d39u;
-  h ^= h >> 15;
-  const float mag = 1.0f / 64 + float(h & 0xffff) * (1.0f - 1.0f / 64) / 65536.0f;
-  return __float2half((h & 0x10000u) ? -mag : mag);
-}
-
-// A random byte (any byte is two finite E2M1 values).
-__device__ __forceinline__ uint8_t random_byte(size_t i, uint32_t seed) {
-  uint32_t h = uint32_t(i) * 0x9e3779b1u ^ seed;
-  h ^= h >> 16;
-  h *= 0x7feb352du;
-  h ^= h >> 15;
-  return uint8_t(h);
-}
 
 __global__ void fill_half(__half* p, size_t n, uint32_t seed) {
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
@@ -299,11 +279,11 @@ struct alignas(1024) CeilingSmem {
   return *reinterpret_cast<CeilingSmem*>(ceiling_dyn_smem + ((1024 - (a & 1023)) & 1023));
 }
 
-// Random non-zero operands; the e4m3 scales are 0x30..0x3F (0.5 to 1.875: finite, non-zero).
+// Random non-zero operands (core/random_operands.cuh).
 [[maybe_unused]] __device__ void fill_ceiling_smem(CeilingSmem& sm) {
   for (int i = threadIdx.x; i < 128 * 64; i += blockDim.x) sm.tokens[i] = random_half(i, 5u);
   for (int i = threadIdx.x; i < 128 * 32; i += blockDim.x) sm.packed[i] = random_byte(i, 6u);
-  for (int i = threadIdx.x; i < 128 * 4; i += blockDim.x) sm.scales[i] = uint8_t(0x30u | (random_byte(i, 7u) & 0x0Fu));
+  for (int i = threadIdx.x; i < 128 * 4; i += blockDim.x) sm.scales[i] = random_scale(i, 7u);
 }
 
 // The A registers of one K64 chunk: rows `row` and `row + 8` (h[0], h[1]), 16 elements each (the
