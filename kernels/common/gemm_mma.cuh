@@ -11,9 +11,8 @@
 //   2. mma_gemm: CTA tile = 128 weight slots (MMA M side; gemm: 128 B rows, dual: 64 rows of B1
 //      and the same 64 of B2) x 128 tokens (MMA N side), K step 64, 4-stage cp.async ring of
 //      {tokens FP16 16 KB, packed weights 4 KB, weight scales 512 B (blocked layout: 4 contiguous
-//      bytes per row)}; gemm's and dual_gemm's data-parallel kernel copies the token tile by TMA
-//      instead (one copy per stage onto an mbarrier, P94). 4 warps, each 32 weight rows x all 128
-//      tokens (128 FP32 accumulators per thread): every weight row is decoded by exactly one warp.
+//      bytes per row)}. 4 warps, each 32 weight rows x all 128 tokens (128 FP32 accumulators per
+//      thread): every weight row is decoded by exactly one warp.
 //      Weights are decoded in registers straight into A fragments: lane (g, t) owns scale block t
 //      of its rows' 64-element chunk (one LDS.64 + one scale byte per row), decodes it with the
 //      shift trick and one HMUL2 per pair (core/fp4_decode.cuh), and the 8 half2 it gets are exactly
@@ -43,11 +42,9 @@
 #include "core/device_info.hpp"
 #include "core/variant.hpp"
 #include "core/fp4_decode.cuh"
-#include "core/hopper.cuh"
 #include "gemm_launch.cuh"
 #include "gemm_tokens.cuh"
 #include "occupancy_cost.hpp"
-#include "tensor_map.hpp"
 
 namespace nvfp4::gemm::mma {
 
@@ -59,34 +56,13 @@ inline constexpr int kStages = 4;
 inline constexpr int kTokBytes = kTokens * kBK * 2;  // 16 KB, 128-byte rows
 inline constexpr int kWBytes = kSlots * kBK / 2;     // 4 KB, 32-byte rows
 inline constexpr int kSfBytes = kSlots * kBK / 16;   // 512 B, 4 bytes per row
-// Each stage 1024-byte aligned (21 KiB): its token tile is a TMA box with the 128-byte swizzle.
-inline constexpr int kStageBytes = (kTokBytes + kWBytes + kSfBytes + 1023) / 1024 * 1024;
-inline constexpr int kRingBytes = kStages * kStageBytes;
-inline constexpr int kSmemBytes = kRingBytes + 1024;  // + room to align the ring to 1024 bytes
+inline constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
+inline constexpr int kSmemBytes = kStages * kStageBytes;
 inline constexpr int kRegs = 128;  // accumulators per thread: 16 n8 x 2 m16 tiles x 4, acc[(nt*2+mt)*4+r]
 inline constexpr int kUnit = 8;    // registers of one n8 tile (both m16 tiles): the split-K share unit
-static_assert(kThreads * kRegs * 4 <= kRingBytes, "the split-K exchange reuses the stage buffers");
+static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
 
 // ---- pass 2: the MMA mainloop ----
-
-// The token tiles by TMA (docs/perf-notes.md P94; gemm and dual_gemm on sm_90 and newer, whose one
-// GEMM has one descriptor): thread 0 copies a stage's 16 KiB tile with one cp.async.bulk.tensor
-// (box {64 K, 128 tokens}, the 128-byte swizzle: chunk c of row r lands at c ^ (r % 8), where the
-// cp.async copies put it) onto mbarrier full[stage], and every thread waits on that barrier before
-// the stage's MMAs. group_gemm, whose GEMMs' tokens differ in K, copies by cp.async (8 per thread).
-struct TmaTokens {
-  const CUtensorMap* map;
-  uint32_t full;    // shared-memory address of full[0]; full[s] 8 bytes further per stage
-  uint32_t phases;  // bit s: the parity of full[s]'s next phase (carried from one main_loop call to the next)
-};
-template <class Sched>
-__host__ __device__ constexpr bool tma_tokens() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-  return false;  // no TMA: cp.async
-#else
-  return std::is_same_v<Sched, SingleScheduler>;
-#endif
-}
 
 __device__ __forceinline__ void mma16816(float* d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
                                          uint32_t b1) {
@@ -228,86 +204,44 @@ struct Kernel {
   // fused_tokens (TokenFuse, docs/perf-notes.md P71), when not null: the first stages' weights are
   // copied first, then fused_tokens() (the CTA's share of the token decode, counted, and the wait
   // for every CTA's), then their tokens.
-  // tma (kTma, tma_tokens above): the token tiles by TMA, else by cp.async. The ring must be
-  // 1024-byte aligned either way (the swizzle), and with kTma the caller has initialised full[].
-  template <bool kTma, class Sched, class Fused = std::nullptr_t>
+  template <class Sched, class Fused = std::nullptr_t>
   __device__ __forceinline__ static void main_loop(const Sched& sched, const __half* tokens, const Tile& tile,
                                                    uint8_t* smem, float (&acc)[kRegs], int warp_w, int lane, int tid,
-                                                   TmaTokens* tma, Fused&& fused_tokens = nullptr) {
+                                                   Fused&& fused_tokens = nullptr) {
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
-    int steps, k0, tok_row;
+    int steps, k0;
     Sources src;
     {
       const GemmEntry& e = sched.entry(tile.group);
       steps = tile.k_step_end - tile.k_step_begin;
       k0 = tile.k_step_begin;
       src = sources(e.args, tokens + e.tok_offset, e.m_pad, tile, tid);
-      tok_row = static_cast<int>(tile.l * e.m_pad + tile.m0);
-    }
-    // K step ks's weights and scales into stage s.
-    const auto copy_weights = [&](int s, int ks) {
-      load_weights(smem + s * kStageBytes, src, ks);
-    };
-    // K step ks's token tile into stage s.
-    const auto copy_tokens = [&](int s, int ks) {
-      if constexpr (kTma) {
-        if (warp_w == 0 && sm90::elect_one()) {  // warp-uniform operands: no lane loop around the copy
-          const uint32_t bar = tma->full + 8 * s;
-          sm90::mbar_arrive_expect_tx(bar, kTokBytes);
-          sm90::tma_load_2d(smem_u32(smem + s * kStageBytes), tma->map, bar, ks * kBK, tok_row);
-        }
-      } else {
-        load_tokens(smem + s * kStageBytes, src, ks);
-      }
-    };
-    if constexpr (kTma) {
-      // The async proxy writes the ring next: each thread's proxy fence after any generic writes of
-      // its own there, then a barrier (which also publishes full[]'s initialisation) before the copies.
-      sm90::fence_proxy_async_smem();
-      __syncthreads();
     }
     if constexpr (std::is_same_v<std::decay_t<Fused>, std::nullptr_t>) {
 #pragma unroll
       for (int s = 0; s < kStages - 1; ++s) {
-        if (s < steps) {
-          copy_tokens(s, k0 + s);
-          copy_weights(s, k0 + s);
-        }
+        if (s < steps) load_stage(smem + s * kStageBytes, src, k0 + s);
         cp_async_commit();
       }
     } else {
 #pragma unroll
       for (int s = 0; s < kStages - 1; ++s)
-        if (s < steps) copy_weights(s, k0 + s);
+        if (s < steps) load_weights(smem + s * kStageBytes, src, k0 + s);
       fused_tokens();
 #pragma unroll
       for (int s = 0; s < kStages - 1; ++s) {  // group 0 carries every first stage's weights
-        if (s < steps) copy_tokens(s, k0 + s);
+        if (s < steps) load_tokens(smem + s * kStageBytes, src, k0 + s);
         cp_async_commit();
       }
     }
     for (int it = 0; it < steps; ++it) {
       cp_async_wait<kStages - 2>();
-      if constexpr (kTma) {  // one thread waits for the stage's tokens; the barrier passes them on
-        if (tid == 0) {
-          const int st = it % kStages;
-          sm90::mbar_wait(tma->full + 8 * st, ((tma->phases >> st) ^ (it / kStages)) & 1u);
-        }
-      }
       __syncthreads();
       const int next = it + kStages - 1;
-      if (next < steps) {
-        copy_tokens(next % kStages, k0 + next);
-        copy_weights(next % kStages, k0 + next);
-      }
+      if (next < steps) load_stage(smem + (next % kStages) * kStageBytes, src, k0 + next);
       cp_async_commit();
       compute_stage(smem + (it % kStages) * kStageBytes, acc, warp_w, lane);
-    }
-    if constexpr (kTma) {  // full[s] completed one phase per step it with it % kStages == s
-#pragma unroll
-      for (int s = 0; s < kStages; ++s)
-        if (s < steps && (((steps - 1 - s) / kStages) & 1) == 0) tma->phases ^= 1u << s;
     }
     cp_async_wait<0>();
     __syncthreads();  // the stage buffers are free: the split-K exchange (or the next tile) may reuse them
@@ -321,7 +255,7 @@ struct Kernel {
                                                      int tid) {
     static_assert(NB == 1, "gemm outputs");
     using Part = PartialTile<kSlots>;
-    static_assert(Part::bytes(kTokens) <= kRingBytes, "the partial tile fits in the ring");
+    static_assert(Part::bytes(kTokens) <= kSmemBytes, "the partial tile fits in the ring");
     const Part pt(smem, warp_w * 32, lane);
 #pragma unroll
     for (int nt = 0; nt < 16; ++nt)
@@ -354,7 +288,7 @@ struct Kernel {
   __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
                                                   float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars) {
     using Staged = StagedTile<kSlots / NB>;
-    static_assert(Staged::bytes(kTokens) <= kRingBytes, "the staged tile fits in the ring");
+    static_assert(Staged::bytes(kTokens) <= kSmemBytes, "the staged tile fits in the ring");
     const GemmEntry& e = sched.entry(tile.group);
     const OutView out{e.args.c, e.args.m, e.args.n};
     const int tid = static_cast<int>(threadIdx.x);
@@ -388,7 +322,7 @@ struct Kernel {
       if (splits > 1 && !push && sched.ts.rows) return reduce_rows(acc, smem, splits, out, tile, warp_w, lane, tid);
     }
     if (push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
-    reduce_split<kThreads, kRegs, kUnit, kRingBytes, Staged::bytes(kTokens)>(acc, smem, splits, push,
+    reduce_split<kThreads, kRegs, kUnit, kSmemBytes, Staged::bytes(kTokens)>(acc, smem, splits, push,
                                                                           red_bars, push ? red_bars + 1 : nullptr, tid, epi);
   }
 };
@@ -405,32 +339,13 @@ template <class Sched>
 constexpr bool fused_kernel_exists() {
   return std::is_same_v<Sched, SingleScheduler>;
 }
-// tok_map: the token workspace's descriptor where tma_tokens<Sched>() (else unused).
 template <int NB, class Sched, bool kStreamK, bool kFused = false>
 __global__ void __launch_bounds__(kThreads, 2)
-    mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp, const TokenFuse fuse,
-                    const __grid_constant__ CUtensorMap tok_map) {
-  extern __shared__ __align__(128) uint8_t smem_raw[];
+    mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp, const TokenFuse fuse) {
+  extern __shared__ __align__(128) uint8_t smem[];
   using K = Kernel<NB>;
-  // The token tiles by TMA in the kernel that may decode them itself (gemm and dual_gemm data-
-  // parallel: the runner launches it for every such plan, with an empty TokenFuse where the pre-pass
-  // decodes). The other kernels keep cp.async: with TMA, ptxas ran them at 255 registers and spilled
-  // (docs/perf-notes.md P94).
-  constexpr bool kTma = tma_tokens<Sched>() && kFused && !kStreamK;
-  // With TMA the ring from the first 1024-byte boundary (the token tiles' swizzle repeats every 1024 bytes).
-  uint8_t* smem = kTma ? smem_raw + ((1024u - (smem_u32(smem_raw) & 1023u)) & 1023u) : smem_raw;
   const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   float acc[kRegs];
-  __shared__ uint64_t tok_full[kStages];
-  TmaTokens tma{&tok_map, smem_u32(tok_full), 0u};
-  if constexpr (kTma) {
-    if (threadIdx.x == 0) {
-      for (int s = 0; s < kStages; ++s) sm90::mbar_init(&tok_full[s], 1);
-      sm90::mbar_init_fence();
-      sm90::tma_prefetch_desc(&tok_map);
-    }
-    // main_loop's first barrier makes the initialisation visible before any thread waits.
-  }
   if constexpr (!kStreamK) {
     (void)wp;
     // push_reduce2's barriers (recv_full, peer_ready), initialised before the cluster's first
@@ -449,23 +364,16 @@ __global__ void __launch_bounds__(kThreads, 2)
     const Tile tile = sched.at(static_cast<int>(blockIdx.x));
     if constexpr (kFused) {  // this CTA's share of the token pre-pass's work (TokenFuse)
       static_assert(fused_kernel_exists<Sched>(), "gemm and dual_gemm only");
-      K::template main_loop<kTma>(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), &tma, [&] {
-        if (fuse.arrivals == nullptr) return;  // the pre-pass launch decoded the tokens
+      K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), [&] {
         decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * kThreads + threadIdx.x,
                            int64_t{gridDim.x} * kThreads);
         __syncthreads();
-        if (threadIdx.x == 0) {
-          const unsigned long long target = count_arrival(fuse.arrivals, gridDim.x);
-          if constexpr (kTma)
-            wait_tokens(fuse.arrivals, target);  // thread 0 copies the tokens next, through the async proxy
-          else
-            wait_count(fuse.arrivals, target);
-        }
+        if (threadIdx.x == 0) wait_count(fuse.arrivals, count_arrival(fuse.arrivals, gridDim.x));
         __syncthreads();  // every thread's token copies after the wait (cp.async: the generic proxy)
       });
     } else {
       (void)fuse;
-      K::template main_loop<kTma>(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), &tma);
+      K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x));
     }
     // The tile again rather than kept live through the main loop (registers are at the cap there).
     K::template epilogue<NB == 1>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
@@ -477,7 +385,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     while (next_work(sched, wp, cur, first)) {
       int tid;
       asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
-      K::template main_loop<kTma>(sched, tokens, first, smem, acc, warp_w, lane, tid, &tma);
+      K::main_loop(sched, tokens, first, smem, acc, warp_w, lane, tid);
       int peer_end;
       const SegmentRole role = work_role(sched, wp, cur, peer_end);
       if (role == SegmentRole::kPartial) {  // a later run of this tile, summed by its owner
@@ -495,7 +403,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 // Empty when the tensor-core GEMM can run every GEMM of `s` here, else why not.
 inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   return unsupported_family(dev, s, 80, "needs compute capability 8.0 or newer (mma.sync FP16, cp.async, ldmatrix)",
-                            kSmemBytes, "its 85 KB of shared memory exceed the per-block limit", kBK,
+                            kSmemBytes, "its 82 KB of shared memory exceed the per-block limit", kBK,
                             "needs K % 64 == 0");
 }
 
@@ -585,35 +493,20 @@ class MmaRunner final : public Runner {
     if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * kThreads) && fused_kernel_exists<Sched>() &&
         !stream_k && m_blocks <= resident_ctas(fused_kernel(), kThreads, kSmemBytes, m_sched.ts.splits))
       m_tokens.fuse_into_main(stream);
-    // NVFP4_TENSOR_CORE_TMA=0 runs a pre-pass plan's kernel with the token tiles by cp.async (as
-    // before P94; the fused kernel always copies them by TMA), for measuring.
-    m_tma = fused_kernel_exists<Sched>() && !stream_k && forced_int("NVFP4_TENSOR_CORE_TMA", 0, 1, 1) == 1;
-    if constexpr (!kGrouped) {  // the token tiles' descriptor (used where the device code has TMA: tma_tokens)
-      const GemmEntry& e = lp.entries.front();
-      const cuuint64_t dims[2] = {static_cast<cuuint64_t>(e.args.k), static_cast<cuuint64_t>(e.args.l * e.m_pad)};
-      const cuuint64_t strides[1] = {static_cast<cuuint64_t>(e.args.k * 2)};
-      const cuuint32_t box[2] = {kBK, kTokens};
-      m_tok_map = tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, m_tokens.data() + e.tok_offset, dims, strides, box,
-                             CU_TENSOR_MAP_SWIZZLE_128B);
-    }
-    m_plan = work_text(lp, stream_k, m_blocks) + m_tokens.plan_text() +
-             (m_tma || m_tokens.fused() ? "; token tiles by TMA" : "");
+    m_plan = work_text(lp, stream_k, m_blocks) + m_tokens.plan_text();
   }
   void run(cudaStream_t stream) override {
     const bool stream_k = m_work.plan.sk.ctas > 0;
-    const auto kernel = m_tokens.fused() || m_tma ? fused_kernel()
+    const auto kernel = m_tokens.fused() ? fused_kernel()
                         : stream_k        ? mma_gemm_kernel<NB, Sched, true>
                                           : mma_gemm_kernel<NB, Sched, false>;
     m_tokens.decode(stream);
     launch_clustered(kernel, m_blocks, kThreads, kSmemBytes, m_sched.ts.splits, stream,
-                     static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan, m_tokens.fuse(), m_tok_map);
+                     static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan, m_tokens.fuse());
   }
   std::string plan() const override { return m_plan; }
 
  private:
-  // gemm and dual_gemm's data-parallel plans run the fused kernel whether or not it decodes the
-  // tokens (an empty TokenFuse where the pre-pass does): its token tiles come by TMA (P94).
-  bool m_tma = false;
   // The kernel that decodes the tokens itself (gemm's and dual_gemm's; group_gemm never runs it).
   static auto fused_kernel() {
     if constexpr (fused_kernel_exists<Sched>())
@@ -622,7 +515,6 @@ class MmaRunner final : public Runner {
       return mma_gemm_kernel<NB, Sched, false>;
   }
   TokenWorkspace m_tokens;
-  CUtensorMap m_tok_map{};
   Sched m_sched;
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
   int64_t m_blocks = 0;

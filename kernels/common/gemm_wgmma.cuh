@@ -48,7 +48,9 @@
 //   (gemm, dual_gemm) straight to C (TileStore).
 #pragma once
 
+#include <cuda.h>  // CUtensorMap (types only: the encoder is fetched from the driver at run time)
 #include <cuda_fp16.h>
+#include <cudaTypedefs.h>
 
 #include <cstdlib>
 #include <memory>
@@ -65,7 +67,6 @@
 #include "core/hopper.cuh"
 #include "core/variant.hpp"
 #include "gemm_launch.cuh"
-#include "tensor_map.hpp"
 #include "balance.hpp"
 #include "gemm_tokens.cuh"
 
@@ -812,6 +813,34 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   constexpr int smem = std::max({Cfg<2, 128>::kSmemBytes, Cfg<3, 128>::kSmemBytes, Cfg<2, 256>::kSmemBytes});
   return unsupported_family(dev, s, 90, "", smem,
                             "its shared-memory ring exceeds the per-block limit", kBK, "needs K % 64 == 0");
+}
+
+// cuTensorMapEncodeTiled from the driver (the binary does not link libcuda).
+inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q));
+    if (q != cudaDriverEntryPointSuccess || p == nullptr)
+      throw_library_error("the CUDA driver has no cuTensorMapEncodeTiled", "cudaGetDriverEntryPointByVersion",
+                          __FILE__, __LINE__);
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// A tiled TMA descriptor: `rank` dims (innermost first), byte strides of dims 1.., box sizes.
+inline CUtensorMap tensor_map(CUtensorMapDataType type, int rank, const void* base, const cuuint64_t* dims,
+                              const cuuint64_t* strides, const cuuint32_t* box, CUtensorMapSwizzle swizzle) {
+  CUtensorMap m{};
+  const cuuint32_t elem_strides[3] = {1, 1, 1};
+  const CUresult r = tensor_map_encoder()(&m, type, static_cast<cuuint32_t>(rank), const_cast<void*>(base), dims,
+                                          strides, box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                          CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw_library_error("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(static_cast<int>(r)) + ")",
+                        "tensor_map", __FILE__, __LINE__);
+  return m;
 }
 
 // One CTA shape's launch over a case: the plan (tiles, one-wave split count), how its work is

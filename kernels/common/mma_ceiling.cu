@@ -3,7 +3,7 @@
 // decode_mma_tflops and mma_sync_tflops): its main loop's compute without its loads. The same code
 // as the main loop (gemm_mma.cuh Kernel<1>: decode_weights, mma_stage), the same CTA (4 warps of
 // 32 weight rows x 128 tokens, 128 FP32 accumulators per thread) and the same occupancy (2 CTAs
-// per SM, its 85 KB ring each), over the ring's stages filled once in shared memory: no copies,
+// per SM, its 82 KB ring each), over the ring's stages filled once in shared memory: no copies,
 // no barriers, no global-memory traffic. kDecode = false decodes the A fragments once and runs
 // only the ldmatrix loads of the tokens and the MMAs.
 #include "gemm_mma.cuh"

@@ -329,17 +329,6 @@ __device__ __forceinline__ void stmatrix_x1_trans(uint32_t row_addr, float a, fl
                : "memory");
 }
 
-// One lane of the converged warp (elect.sync): true there, false in the others.
-__device__ __forceinline__ bool elect_one() {
-  uint32_t pred = 0;
-  asm volatile(
-      "{\n.reg .pred p;\n"
-      "elect.sync _|p, 0xffffffff;\n"
-      "selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(pred));
-  return pred != 0;
-}
-
 // ---- mbarrier ----
 
 __device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
