@@ -48,19 +48,31 @@
 
 namespace nvfp4::gemm::mma {
 
-inline constexpr int kThreads = 128;  // 4 warps, each 32 weight rows x all 128 tokens
-inline constexpr int kSlots = 128;   // weight rows per CTA (MMA M)
 inline constexpr int kTokens = 128;  // tokens per CTA (MMA N)
 inline constexpr int kBK = 64;       // K per stage
-inline constexpr int kStages = 4;
 inline constexpr int kTokBytes = kTokens * kBK * 2;  // 16 KB, 128-byte rows
-inline constexpr int kWBytes = kSlots * kBK / 2;     // 4 KB, 32-byte rows
-inline constexpr int kSfBytes = kSlots * kBK / 16;   // 512 B, 4 bytes per row
-inline constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
-inline constexpr int kSmemBytes = kStages * kStageBytes;
 inline constexpr int kRegs = 128;  // accumulators per thread: 16 n8 x 2 m16 tiles x 4, acc[(nt*2+mt)*4+r]
 inline constexpr int kUnit = 8;    // registers of one n8 tile (both m16 tiles): the split-K share unit
-static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
+
+// The CTA of W warps (4 or 8), each 32 weight rows x all 128 tokens: W = 4 runs 2 CTAs per SM,
+// W = 8 one, whose 8 warps share each token tile (half the token copies per SM and K step).
+template <int W>
+struct Geometry {
+  static_assert(W == 4 || W == 8, "4 or 8 warps");
+  static constexpr int kWarps = W;
+  static constexpr int kThreads = 32 * W;
+  static constexpr int kSlots = 32 * W;                  // weight rows per CTA (MMA M)
+  static constexpr int kCtasPerSm = 8 / W;
+  static constexpr int kStages = W == 4 ? 4 : 8;         // W = 8: the split-K exchange needs 128 KB of ring; a power of 2
+  static constexpr int kWBytes = kSlots * kBK / 2;      // 32-byte rows
+  static constexpr int kSfBytes = kSlots * kBK / 16;    // 4 bytes per row
+  static constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
+  static constexpr int kSmemBytes = kStages * kStageBytes;
+  static constexpr int kTokRowsPerPass = kThreads / 8;  // token rows one pass of 16-byte copies covers
+  static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
+  static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned (the token tile's swizzle)");
+};
+using Narrow = Geometry<4>;
 
 // ---- pass 2: the MMA mainloop ----
 
@@ -78,16 +90,18 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t addr, uint32_t& r0, uint32_
                : "r"(addr));
 }
 
-template <int NB>
-struct Kernel {
+template <int NB, int W = 4>
+struct Kernel : Geometry<W> {
+  using G = Geometry<W>;
+  using G::kSfBytes, G::kSlots, G::kSmemBytes, G::kStageBytes, G::kStages, G::kThreads, G::kWBytes;
   using Slots = SlotMap<NB, 16>;
 
   // This thread's global sources at K step 0; K step ks adds ks * (128, 32, 512) bytes.
   struct Sources {
-    const uint8_t* tok;    // token row (tid >> 3), chunk (tid & 7); rows +16 per q
-    const uint8_t* w[2];   // weight slots (tid >> 1) and 64 + (tid >> 1), half tid & 1
+    const uint8_t* tok;    // token row (tid >> 3), chunk (tid & 7); rows +kTokRowsPerPass per q
+    const uint8_t* w[2];   // weight slots (tid >> 1) and kSlots / 2 + (tid >> 1), half tid & 1
     const uint8_t* sf;     // blocked scales of slot tid
-    int tok_q_stride;      // bytes of 16 token rows (K < 2^25)
+    int tok_q_stride;      // bytes of kTokRowsPerPass token rows (K < 2^25)
   };
 
   // tid: threadIdx.x (see main_loop).
@@ -95,10 +109,10 @@ struct Kernel {
                                                     const Tile& tile, int tid) {
     Sources s;
     s.tok = reinterpret_cast<const uint8_t*>(tokens + (tile.l * m_pad + tile.m0 + (tid >> 3)) * p.k) + (tid & 7) * 16;
-    s.tok_q_stride = static_cast<int>(32 * p.k);
+    s.tok_q_stride = static_cast<int>(2 * G::kTokRowsPerPass * p.k);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const int slot = (tid >> 1) + 64 * h;
+      const int slot = (tid >> 1) + kSlots / 2 * h;
       const int64_t row = min(int64_t{tile.n0 + Slots::row(slot)}, p.n - 1);  // rows past N read row N-1, never stored
       s.w[h] = Slots::pick(slot, p.b[0], p.b[1]) + (tile.l * p.n + row) * (p.k / 2) + (tid & 1) * 16;
     }
@@ -109,23 +123,35 @@ struct Kernel {
   }
 
   // Issues the cp.async copies of K step `ks` into stage buffer `st`: tokens 128 rows x 8
-  // chunks of 16 bytes (8 per thread), weights 128 slots x 2 chunks (2 per thread), and the
+  // chunks of 16 bytes (1024 / kThreads per thread), weights kSlots x 2 chunks (2 per thread), and the
   // weights' blocked scales, whose 4 values per row and 64-element chunk are contiguous (one
   // 4-byte copy per thread).
   __device__ __forceinline__ static void load_tokens(uint8_t* st, const Sources& src, int ks) {
     const int tid = threadIdx.x;
     const uint8_t* tok = src.tok + ks * (kBK * 2);
+    int stride = src.tok_q_stride;
+    // W = 8: the row offsets recomputed every step (the stride opaque to ptxas), or ptxas keeps the
+    // four sources live through the K loop and spills them (the 4-warp kernel computes them anyway).
+    if constexpr (W == 8) asm volatile("" : "+r"(stride));
 #pragma unroll
-    for (int q = 0; q < 8; ++q) {
-      const int row = (tid >> 3) + 16 * q, ch = tid & 7;
-      cp_async16(st + row * 128 + ((ch ^ (row & 7)) << 4), tok + q * src.tok_q_stride);
+    for (int q = 0; q < kTokens / G::kTokRowsPerPass; ++q) {
+      const int row = (tid >> 3) + G::kTokRowsPerPass * q, ch = tid & 7;
+      cp_async16(st + row * 128 + ((ch ^ (row & 7)) << 4), tok + q * stride);
     }
   }
   __device__ __forceinline__ static void load_weights(uint8_t* st, const Sources& src, int ks) {
     const int tid = threadIdx.x;
+    if constexpr (W == 8) {  // the second source as an offset from the first (registers, as for the tokens)
+      int delta = static_cast<int>(src.w[1] - src.w[0]);
+      asm volatile("" : "+r"(delta));
+      const uint8_t* w0 = src.w[0] + ks * (kBK / 2);
+      cp_async16(st + kTokBytes + tid * 16, w0);
+      cp_async16(st + kTokBytes + (tid + kThreads) * 16, w0 + delta);
+    } else {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) cp_async16(st + kTokBytes + (tid + kThreads * h) * 16, src.w[h] + ks * (kBK / 2));
-    cp_async4(st + kTokBytes + kWBytes + tid * 4, src.sf + int64_t{ks} * 512);
+      for (int h = 0; h < 2; ++h) cp_async16(st + kTokBytes + (tid + kThreads * h) * 16, src.w[h] + ks * (kBK / 2));
+    }
+    cp_async4(st + kTokBytes + kWBytes + tid * 4, src.sf + int64_t{ks} * 512);  // 512: a 128-row atom's 4 blocks
   }
   __device__ __forceinline__ static void load_stage(uint8_t* st, const Sources& src, int ks) {
     load_tokens(st, src, ks);
@@ -339,11 +365,12 @@ template <class Sched>
 constexpr bool fused_kernel_exists() {
   return std::is_same_v<Sched, SingleScheduler>;
 }
-template <int NB, class Sched, bool kStreamK, bool kFused = false>
-__global__ void __launch_bounds__(kThreads, 2)
+template <int NB, class Sched, bool kStreamK, bool kFused = false, int W = 4>
+__global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm)
     mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp, const TokenFuse fuse) {
   extern __shared__ __align__(128) uint8_t smem[];
-  using K = Kernel<NB>;
+  using K = Kernel<NB, W>;
+  constexpr int kThreads = K::kThreads;
   const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   float acc[kRegs];
   if constexpr (!kStreamK) {
@@ -403,7 +430,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 // Empty when the tensor-core GEMM can run every GEMM of `s` here, else why not.
 inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
   return unsupported_family(dev, s, 80, "needs compute capability 8.0 or newer (mma.sync FP16, cp.async, ldmatrix)",
-                            kSmemBytes, "its 82 KB of shared memory exceed the per-block limit", kBK,
+                            Narrow::kSmemBytes, "its 82 KB of shared memory exceed the per-block limit", kBK,
                             "needs K % 64 == 0");
 }
 
@@ -417,8 +444,10 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
 // against 22.8 us). Stream-K (P20): kPeerSteps per partial tile (64 KiB, read by its owner in 8
 // dependent rounds of L2 loads) an owner adds and kStoreSteps for the one a CTA writes, and its K
 // step costs kStreamKStep shared ones (4-8 % more SASS per step, and CTAs that walk K out of step
-// with each other).
+// with each other). The 8-warp CTA (Geometry<8>, one per SM) runs a K step of its 256 weight slots
+// in kWideStep shared 4-warp steps, wherever it runs (it never shares its SM).
 inline constexpr double kLoneStep = 0.58;
+inline constexpr double kWideStep = 0.93;
 inline constexpr double kSplitSteps2 = 1.0;
 inline constexpr double kSplitStepsMany = 3.5;
 inline constexpr double kPeerSteps = 1.5;
@@ -429,18 +458,20 @@ inline constexpr double kStreamKStep = 1.2;
 // of the GEMM with the fewest; past 1 only counts whose clusters all run in one wave, as before
 // P65) that the model above prices lowest, and that price.
 inline constexpr int kMinSplitSteps = 4;
-template <class Kernel>
+template <class G, class Kernel>
 std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
+  constexpr bool wide = G::kCtasPerSm == 1;
   const int min_k = min_k_steps(lp);
   std::pair<int, double> best{1, 1e300};
   for (int s = 1; s <= kMaxSplits && (s == 1 || (min_k / s >= kMinSplitSteps && splits_supported())); ++s) {
     LaunchPlan t = lp;
     t.ts.splits = s;
-    const int64_t resident = resident_ctas(kernel, kThreads, kSmemBytes, s);
+    const int64_t resident = resident_ctas(kernel, G::kThreads, G::kSmemBytes, s);
     if (s > 1 && t.tiles * s > resident) continue;
-    const double cost = occupancy_cost(unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; }),
-                                       lone_ctas(kernel, kThreads, kSmemBytes, s), resident, kLoneStep) +
-                        (s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : kSplitStepsMany);
+    const std::vector<double> steps = unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; });
+    const double run = wide ? kWideStep * occupancy_cost(steps, resident, resident, 1.0)
+                            : occupancy_cost(steps, lone_ctas(kernel, G::kThreads, G::kSmemBytes, s), resident, kLoneStep);
+    const double cost = run + (s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : kSplitStepsMany);
     if (cost < best.second) best = {s, cost};
   }
   return best;
@@ -450,29 +481,55 @@ std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
 // pre-pass over every GEMM, then one main-loop launch: data-parallel (one CTA per unit, K split
 // over clusters where the tiles do not fill one wave) or stream-K over the resident CTAs,
 // whichever the cost model above prefers (NVFP4_TENSOR_CORE_SCHED=data|stream-k forces one,
-// NVFP4_TENSOR_CORE_SK_CTAS the stream-K CTA count).
+// NVFP4_TENSOR_CORE_SK_CTAS the stream-K CTA count). gemm's and dual_gemm's data-parallel launches
+// choose between the 4-warp CTA and the 8-warp one by the same model (NVFP4_TENSOR_CORE_WARPS=4|8
+// forces it); stream-K and group_gemm run 4 warps.
 template <int NB, bool kGrouped>
 class MmaRunner final : public Runner {
   using Sched = std::conditional_t<kGrouped, GroupScheduler, SingleScheduler>;
+  static constexpr bool kWideExists = fused_kernel_exists<Sched>();
+  using KernelFn = decltype(&mma_gemm_kernel<NB, Sched, false>);
 
  public:
   MmaRunner(const CaseView& c, cudaStream_t stream) {
-    LaunchPlan lp = plan_launch(mma_gemm_kernel<NB, Sched, false>, kThreads, kSmemBytes, gemm_args_of(c, NB), kTokens,
-                                kSlots / NB, kBK, kMinSplitSteps);
+    const std::vector<GemmArgs> gemms = gemm_args_of(c, NB);
     // The split count the model prices lowest (NVFP4_TENSOR_CORE_SPLITS forces one, for measuring).
     // A forced split count is a data-parallel launch unless the schedule is forced too.
-    auto [splits, dp_cost] = cheapest_splits(lp, mma_gemm_kernel<NB, Sched, false>);
-    lp.ts.splits = splits;
+    LaunchPlan narrow = plan_for<4>(gemms);
+    auto [splits, dp_cost] = cheapest_splits<Narrow>(narrow, dp_kernel<4>());
+    narrow.ts.splits = splits;
+    LaunchPlan lp = narrow;
+    const std::string warps = forced_choice("NVFP4_TENSOR_CORE_WARPS", {"4", "8"});
+    if constexpr (kWideExists) {
+      const LaunchPlan wide = plan_for<8>(gemms);
+      const auto [wsplits, wcost] = cheapest_splits<Geometry<8>>(wide, dp_kernel<8>());
+      if (warps == "8" || (warps.empty() && wcost < dp_cost)) {
+        lp = wide;
+        lp.ts.splits = splits = wsplits;
+        dp_cost = wcost;
+        m_warps = 8;
+      }
+    } else if (warps == "8") {
+      throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8: the 8-warp CTA runs gemm and dual_gemm only");
+    }
     force_splits(lp, "NVFP4_TENSOR_CORE_SPLITS");
     if (lp.ts.splits != splits) dp_cost = 0;
     const std::string sched = forced_schedule("NVFP4_TENSOR_CORE_SCHED");
-    const int64_t resident = resident_ctas(mma_gemm_kernel<NB, Sched, true>, kThreads, kSmemBytes, 1);
+    if (sched == "stream-k" && warps == "8")
+      throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8: stream-K runs the 4-warp CTA only");
     StreamKPlan skp;
-    if (sched != "data") {
-      skp = plan_stream_k(lp, resident, kStreamKStep, kPeerSteps, kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
+    if (sched != "data" && warps != "8") {
+      const int64_t resident = resident_ctas(mma_gemm_kernel<NB, Sched, true>, Narrow::kThreads, Narrow::kSmemBytes, 1);
+      skp = plan_stream_k(narrow, resident, kStreamKStep, kPeerSteps, kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
     }
     const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k");
-    if (stream_k) lp.ts.splits = 1;
+    if (stream_k) {
+      lp = narrow;
+      lp.ts.splits = 1;
+      m_warps = 4;
+    }
+    m_threads = 32 * m_warps;
+    m_smem = m_warps == 8 ? Geometry<8>::kSmemBytes : Narrow::kSmemBytes;
     m_tokens = TokenWorkspace(lp, !stream_k, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
     // NVFP4_TENSOR_CORE_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
@@ -482,41 +539,53 @@ class MmaRunner final : public Runner {
     m_sched.ts.rows = forced_int("NVFP4_TENSOR_CORE_ROWS", 0, 1, 1) == 1;
     if (stream_k) {
       m_blocks = skp.sk.ctas;
-      m_work = StreamKWorkspace(skp.sk, kRegs * kThreads, stream);
+      m_work = StreamKWorkspace(skp.sk, kRegs * Narrow::kThreads, stream);
+      m_kernel = mma_gemm_kernel<NB, Sched, true>;
     } else {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
+      m_kernel = m_warps == 8 ? dp_kernel<8>() : dp_kernel<4>();
     }
     // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
     // itself (TokenFuse, docs/perf-notes.md P71, as `persistent`) where TokenWorkspace::wants_fused
     // says so; NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it.
-    if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * kThreads) && fused_kernel_exists<Sched>() &&
-        !stream_k && m_blocks <= resident_ctas(fused_kernel(), kThreads, kSmemBytes, m_sched.ts.splits))
-      m_tokens.fuse_into_main(stream);
-    m_plan = work_text(lp, stream_k, m_blocks) + m_tokens.plan_text();
+    if constexpr (kWideExists) {
+      const KernelFn fused = m_warps == 8 ? mma_gemm_kernel<NB, Sched, false, true, 8> : mma_gemm_kernel<NB, Sched, false, true>;
+      if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * m_threads) && !stream_k &&
+          m_blocks <= resident_ctas(fused, m_threads, m_smem, m_sched.ts.splits)) {
+        m_tokens.fuse_into_main(stream);
+        m_kernel = fused;
+      }
+    }
+    m_plan = work_text(lp, stream_k, m_blocks) + (m_warps == 8 ? " of 8 warps" : "") + m_tokens.plan_text();
   }
   void run(cudaStream_t stream) override {
-    const bool stream_k = m_work.plan.sk.ctas > 0;
-    const auto kernel = m_tokens.fused() ? fused_kernel()
-                        : stream_k        ? mma_gemm_kernel<NB, Sched, true>
-                                          : mma_gemm_kernel<NB, Sched, false>;
     m_tokens.decode(stream);
-    launch_clustered(kernel, m_blocks, kThreads, kSmemBytes, m_sched.ts.splits, stream,
+    launch_clustered(m_kernel, m_blocks, m_threads, m_smem, m_sched.ts.splits, stream,
                      static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan, m_tokens.fuse());
   }
   std::string plan() const override { return m_plan; }
 
  private:
-  // The kernel that decodes the tokens itself (gemm's and dual_gemm's; group_gemm never runs it).
-  static auto fused_kernel() {
-    if constexpr (fused_kernel_exists<Sched>())
-      return mma_gemm_kernel<NB, Sched, false, true>;
+  // The data-parallel kernel of W warps, not fused (W = 8: gemm and dual_gemm only).
+  template <int W>
+  static KernelFn dp_kernel() {
+    if constexpr (W == 8 && kWideExists)
+      return mma_gemm_kernel<NB, Sched, false, false, 8>;
     else
       return mma_gemm_kernel<NB, Sched, false>;
+  }
+  template <int W>
+  static LaunchPlan plan_for(const std::vector<GemmArgs>& gemms) {
+    using G = Geometry<W>;
+    return plan_launch(dp_kernel<W>(), G::kThreads, G::kSmemBytes, gemms, kTokens, G::kSlots / NB, kBK, kMinSplitSteps);
   }
   TokenWorkspace m_tokens;
   Sched m_sched;
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
+  KernelFn m_kernel = nullptr;
+  int m_warps = 4, m_threads = Narrow::kThreads;
+  size_t m_smem = Narrow::kSmemBytes;
   int64_t m_blocks = 0;
   std::string m_plan;
 };

@@ -14,12 +14,12 @@ namespace nvfp4 {
 
 namespace {
 
-using K = gemm::mma::Kernel<1>;
-using gemm::mma::kStageBytes;
-using gemm::mma::kStages;
-using gemm::mma::kThreads;
+using K = gemm::mma::Kernel<1>;  // the 4-warp CTA
 using gemm::mma::kTokBytes;
-using gemm::mma::kWBytes;
+constexpr int kStageBytes = K::kStageBytes;
+constexpr int kStages = K::kStages;
+constexpr int kThreads = K::kThreads;
+constexpr int kWBytes = K::kWBytes;
 
 // Every stage as calibrate's wgmma loop fills its operands (core/random_operands.cuh): tokens
 // FP16 of magnitude 2^-6..1, packed weights any bytes, scales e4m3 0.5 to 1.875.
@@ -29,8 +29,8 @@ __device__ void fill_stages(uint8_t* smem) {
     auto* tok = reinterpret_cast<__half*>(st);
     for (int i = threadIdx.x; i < kTokBytes / 2; i += blockDim.x) tok[i] = random_half(i + s * kTokBytes, 5u);
     for (int i = threadIdx.x; i < kWBytes; i += blockDim.x) st[kTokBytes + i] = random_byte(i + s * kWBytes, 6u);
-    for (int i = threadIdx.x; i < gemm::mma::kSfBytes; i += blockDim.x)
-      st[kTokBytes + kWBytes + i] = random_scale(i + s * gemm::mma::kSfBytes, 7u);
+    for (int i = threadIdx.x; i < K::kSfBytes; i += blockDim.x)
+      st[kTokBytes + kWBytes + i] = random_scale(i + s * K::kSfBytes, 7u);
   }
 }
 
@@ -60,15 +60,15 @@ __global__ void __launch_bounds__(kThreads, 2) mma_ceiling_kernel(int steps, flo
 
 MmaCeilingLaunch mma_ceiling_launch(bool decode) {
   const auto kernel = decode ? mma_ceiling_kernel<true> : mma_ceiling_kernel<false>;
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, gemm::mma::kSmemBytes));
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes));
   int per_sm = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, gemm::mma::kSmemBytes));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, K::kSmemBytes));
   MmaCeilingLaunch l;
   l.ctas_per_sm = per_sm;
   l.threads = kThreads;
-  l.flop_per_step = 2.0 * gemm::mma::kSlots * gemm::mma::kTokens * gemm::mma::kBK;
+  l.flop_per_step = 2.0 * K::kSlots * gemm::mma::kTokens * gemm::mma::kBK;
   l.launch = [kernel](int ctas, int steps, float* sink, cudaStream_t s) {
-    kernel<<<ctas, kThreads, gemm::mma::kSmemBytes, s>>>(steps, sink);
+    kernel<<<ctas, kThreads, K::kSmemBytes, s>>>(steps, sink);
     CUDA_CHECK_LAUNCH();
   };
   return l;

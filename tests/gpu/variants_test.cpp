@@ -318,6 +318,71 @@ TEST(Variants, TensorCoreEverySchedule) {
   }
 }
 
+// `tensor-core`'s 8-warp CTA (gemm and dual_gemm, data-parallel) forced on every test shape, with
+// the tokens decoded by the pre-pass and in the main launch, and under every split count on one
+// shape of at least 8 K steps; NVFP4_TENSOR_CORE_WARPS=4 runs the 4-warp CTA where the model would
+// take the 8-warp one. Bad values and contradictions stop `prepare` with the knob and the rule.
+TEST(Variants, TensorCoreWarps) {
+  for (const char* warps : {"8", "4"}) {
+    const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps);
+    for (const char* tokens : {"prepass", "fused"}) {
+      SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_WARPS={} NVFP4_TENSOR_CORE_TOKENS={}", warps, tokens));
+      const ScopedEnv e2("NVFP4_TENSOR_CORE_TOKENS", tokens);
+      for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "tensor-core");
+    }
+  }
+  const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", "8"), e2("NVFP4_TENSOR_CORE_SCHED", "data");
+  for (int s = 1; s <= 8; ++s) {
+    SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_WARPS=8 NVFP4_TENSOR_CORE_SPLITS={}", s));
+    const ScopedEnv e3("NVFP4_TENSOR_CORE_SPLITS", std::to_string(s));
+    for (const char* rows : {"1", "0"}) {
+      const ScopedEnv e4("NVFP4_TENSOR_CORE_ROWS", rows);
+      CaseSpec c;
+      c.problem = Problem::gemm;
+      c.shape = parse_shape(Problem::gemm, "130x1000x2048");
+      check_all_variants(Problem::gemm, {c}, "tensor-core");
+    }
+    CaseSpec d;
+    d.problem = Problem::dual_gemm;
+    d.shape = parse_shape(Problem::dual_gemm, "200x520x1024");
+    check_all_variants(Problem::dual_gemm, {d}, "tensor-core");
+  }
+}
+
+TEST(Variants, TensorCoreRejectsBadKnobs) {
+  const DeviceInfo dev = query_device(0);
+  Stream stream;
+  const struct {
+    Problem p;
+    const char* shape;
+    const char *env, *value, *rule, *sched;
+  } bad[] = {{Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "6", "4 or 8", nullptr},
+             {Problem::group_gemm, "64x256x256,128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "gemm and dual_gemm only",
+              nullptr},
+             {Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "4-warp CTA only", "stream-k"}};
+  for (const auto& b : bad) {
+    SCOPED_TRACE(fmt::format("{}={} on {}", b.env, b.value, b.shape));
+    CaseSpec spec;
+    spec.problem = b.p;
+    spec.shape = parse_shape(b.p, b.shape);
+    const VariantInfo* v = nullptr;
+    for (const VariantInfo* x : variants_for(b.p))
+      if (x->name == "tensor-core") v = x;
+    ASSERT_NE(v, nullptr);
+    if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
+    CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
+    const ScopedEnv e2("NVFP4_TENSOR_CORE_SCHED", b.sched ? std::optional<std::string>(b.sched) : std::nullopt);
+    const ScopedEnv e(b.env, b.value);
+    try {
+      (void)v->prepare(data.view(), stream.get());
+      ADD_FAILURE() << b.env << "=" << b.value << " was accepted";
+    } catch (const std::invalid_argument& err) {
+      EXPECT_NE(std::string(err.what()).find(std::string(b.env) + "=" + b.value), std::string::npos) << err.what();
+      EXPECT_NE(std::string(err.what()).find(b.rule), std::string::npos) << err.what();
+    }
+  }
+}
+
 // `tensor-core` and `persistent` with every K-split count forced, data-parallel (the split-K
 // reduction pushed for 2 ranks; for 3 to 8 pulled, and by output rows as well for `tensor-core`
 // gemm and group_gemm;
