@@ -273,6 +273,70 @@ struct Kernel : Geometry<W> {
     __syncthreads();  // the stage buffers are free: the split-K exchange (or the next tile) may reuse them
   }
 
+  // W = 8: the ring runs on mbarriers instead of a CTA barrier every K step (docs/perf-notes.md
+  // P95): full[s] completes when every thread's copies of stage s have landed
+  // (cp.async.mbarrier.arrive), empty[s] when all W warps have computed it. The copies run kLead
+  // steps ahead, so a warp waits only for the slowest one kStages - kLead steps back, and the
+  // warps' decode and MMA phases need not line up (with 8 warps meeting at a barrier every step
+  // they did, and the step ran 7 % slower than two 4-warp CTAs'). `ring`: 2 x kStages mbarriers,
+  // initialised by init_ring before a CTA barrier.
+  static constexpr int kLead = kStages / 2;
+  __device__ __forceinline__ static void init_ring(uint64_t* ring) {
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) {
+      sm90::mbar_init(&ring[s], kThreads);
+      sm90::mbar_init(&ring[kStages + s], G::kWarps);
+    }
+  }
+  __device__ __forceinline__ static void cp_async_arrive(uint32_t bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+  }
+  template <class Sched, class Fused = std::nullptr_t>
+  __device__ __forceinline__ static void main_loop_ring(const Sched& sched, const __half* tokens, const Tile& tile,
+                                                        uint8_t* smem, float (&acc)[kRegs], int warp_w, int lane,
+                                                        int tid, uint64_t* ring, Fused&& fused_tokens = nullptr) {
+#pragma unroll
+    for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
+    const GemmEntry& e = sched.entry(tile.group);
+    const int steps = tile.k_step_end - tile.k_step_begin, k0 = tile.k_step_begin;
+    const Sources src = sources(e.args, tokens + e.tok_offset, e.m_pad, tile, tid);
+    const uint32_t full = smem_u32(ring), empty = full + 8 * kStages;
+    if constexpr (std::is_same_v<std::decay_t<Fused>, std::nullptr_t>) {
+#pragma unroll
+      for (int s = 0; s < kLead; ++s)
+        if (s < steps) {
+          load_stage(smem + s * kStageBytes, src, k0 + s);
+          cp_async_arrive(full + 8 * s);
+        }
+    } else {
+#pragma unroll
+      for (int s = 0; s < kLead; ++s)
+        if (s < steps) load_weights(smem + s * kStageBytes, src, k0 + s);
+      fused_tokens();
+#pragma unroll
+      for (int s = 0; s < kLead; ++s)
+        if (s < steps) {
+          load_tokens(smem + s * kStageBytes, src, k0 + s);
+          cp_async_arrive(full + 8 * s);  // tracks every earlier copy of this thread: the weights too
+        }
+    }
+    for (int it = 0; it < steps; ++it) {
+      const int s = it % kStages;
+      sm90::mbar_wait(full + 8 * s, (it / kStages) & 1);
+      compute_stage(smem + s * kStageBytes, acc, warp_w, lane);
+      __syncwarp();  // the warp's reads of stage s are done
+      if (lane == 0) sm90::mbar_arrive(empty + 8 * s);
+      const int next = it + kLead;
+      if (next < steps) {
+        const int ns = next % kStages;
+        if (next >= kStages) sm90::mbar_wait(empty + 8 * ns, ((next / kStages) - 1) & 1);  // its last use, done
+        load_stage(smem + ns * kStageBytes, src, k0 + next);
+        cp_async_arrive(full + 8 * ns);
+      }
+    }
+    __syncthreads();  // every warp is done with the ring: the split-K exchange may reuse it
+  }
+
   // A split tile's outputs (gemm, group_gemm; 3 or more ranks, or 2 not pushed) by output rows
   // (PartialTile, sum_rows_out: docs/perf-notes.md P66), straight to C. The ring is free (main_loop
   // drained it).
@@ -379,6 +443,13 @@ __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm
     // barrier phase, which every thread arrives at here and waits on before the reduction.
     __shared__ uint64_t red_bars[2];
     const bool push = sched.ts.splits == 2 && sched.ts.push;
+    uint64_t* ring = nullptr;  // W = 8: the ring's mbarriers (main_loop_ring)
+    if constexpr (W == 8) {
+      __shared__ uint64_t ring_bars[2 * K::kStages];
+      ring = ring_bars;
+      if (threadIdx.x == 0) K::init_ring(ring);
+      if (!push) __syncthreads();
+    }
     if (push) {
       if (threadIdx.x == 0) {
         sm90::mbar_init(&red_bars[0], 1);
@@ -391,16 +462,23 @@ __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm
     const Tile tile = sched.at(static_cast<int>(blockIdx.x));
     if constexpr (kFused) {  // this CTA's share of the token pre-pass's work (TokenFuse)
       static_assert(fused_kernel_exists<Sched>(), "gemm and dual_gemm only");
-      K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), [&] {
+      const auto fused = [&] {
         decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * kThreads + threadIdx.x,
                            int64_t{gridDim.x} * kThreads);
         __syncthreads();
         if (threadIdx.x == 0) wait_count(fuse.arrivals, count_arrival(fuse.arrivals, gridDim.x));
         __syncthreads();  // every thread's token copies after the wait (cp.async: the generic proxy)
-      });
+      };
+      if constexpr (W == 8)
+        K::main_loop_ring(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), ring, fused);
+      else
+        K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), fused);
     } else {
       (void)fuse;
-      K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x));
+      if constexpr (W == 8)
+        K::main_loop_ring(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), ring);
+      else
+        K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x));
     }
     // The tile again rather than kept live through the main loop (registers are at the cap there).
     K::template epilogue<NB == 1>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
