@@ -67,7 +67,9 @@ struct Geometry {
   static constexpr int kWBytes = kSlots * kBK / 2;      // 32-byte rows
   static constexpr int kSfBytes = kSlots * kBK / 16;    // 4 bytes per row
   static constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
-  static constexpr int kSmemBytes = kStages * kStageBytes;
+  static constexpr int kRingBytes = kStages * kStageBytes;
+  static constexpr int kParkBytes = W == 8 ? kThreads * 48 : 0;  // Kernel::park, past the ring
+  static constexpr int kSmemBytes = kRingBytes + kParkBytes;
   static constexpr int kTokRowsPerPass = kThreads / 8;  // token rows one pass of 16-byte copies covers
   static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
   static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned (the token tile's swizzle)");
@@ -93,7 +95,7 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t addr, uint32_t& r0, uint32_
 template <int NB, int W = 4>
 struct Kernel : Geometry<W> {
   using G = Geometry<W>;
-  using G::kSfBytes, G::kSlots, G::kSmemBytes, G::kStageBytes, G::kStages, G::kThreads, G::kWBytes;
+  using G::kRingBytes, G::kSfBytes, G::kSlots, G::kSmemBytes, G::kStageBytes, G::kStages, G::kThreads, G::kWBytes;
   using Slots = SlotMap<NB, 16>;
 
   // This thread's global sources at K step 0; K step ks adds ks * (128, 32, 512) bytes.
@@ -291,6 +293,26 @@ struct Kernel : Geometry<W> {
   __device__ __forceinline__ static void cp_async_arrive(uint32_t bar) {
     asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
   }
+  // dual_gemm's 8-warp kernels: the thread's copy sources parked in shared memory (past the ring)
+  // and read back every step, or ptxas spills them (255 registers) inside the MMAs.
+  static constexpr bool kPark = W == 8 && NB == 2;
+  __device__ __forceinline__ static void park(uint32_t at, const Sources& s) {
+    asm volatile("st.shared.v2.u64 [%0], {%1, %2};" ::"r"(at), "l"(s.tok), "l"(s.w[0]) : "memory");
+    asm volatile("st.shared.v2.u64 [%0+16], {%1, %2};" ::"r"(at), "l"(s.w[1]), "l"(s.sf) : "memory");
+    asm volatile("st.shared.u32 [%0+32], %1;" ::"r"(at), "r"(s.tok_q_stride) : "memory");
+  }
+  __device__ __forceinline__ static Sources unpark(uint32_t at) {
+    uint64_t tok, w0, w1, sf;
+    Sources s;
+    asm volatile("ld.shared.v2.u64 {%0, %1}, [%2];" : "=l"(tok), "=l"(w0) : "r"(at) : "memory");
+    asm volatile("ld.shared.v2.u64 {%0, %1}, [%2+16];" : "=l"(w1), "=l"(sf) : "r"(at) : "memory");
+    asm volatile("ld.shared.u32 %0, [%1+32];" : "=r"(s.tok_q_stride) : "r"(at) : "memory");
+    s.tok = reinterpret_cast<const uint8_t*>(tok);
+    s.w[0] = reinterpret_cast<const uint8_t*>(w0);
+    s.w[1] = reinterpret_cast<const uint8_t*>(w1);
+    s.sf = reinterpret_cast<const uint8_t*>(sf);
+    return s;
+  }
   template <class Sched, class Fused = std::nullptr_t>
   __device__ __forceinline__ static void main_loop_ring(const Sched& sched, const __half* tokens, const Tile& tile,
                                                         uint8_t* smem, float (&acc)[kRegs], int warp_w, int lane,
@@ -301,6 +323,8 @@ struct Kernel : Geometry<W> {
     const int steps = tile.k_step_end - tile.k_step_begin, k0 = tile.k_step_begin;
     const Sources src = sources(e.args, tokens + e.tok_offset, e.m_pad, tile, tid);
     const uint32_t full = smem_u32(ring), empty = full + 8 * kStages;
+    const uint32_t parked = smem_u32(smem + kRingBytes) + 48 * tid;
+    if constexpr (kPark) park(parked, src);
     if constexpr (std::is_same_v<std::decay_t<Fused>, std::nullptr_t>) {
 #pragma unroll
       for (int s = 0; s < kLead; ++s)
@@ -330,7 +354,10 @@ struct Kernel : Geometry<W> {
       if (next < steps) {
         const int ns = next % kStages;
         if (next >= kStages) sm90::mbar_wait(empty + 8 * ns, ((next / kStages) - 1) & 1);  // its last use, done
-        load_stage(smem + ns * kStageBytes, src, k0 + next);
+        if constexpr (kPark)
+          load_stage(smem + ns * kStageBytes, unpark(parked), k0 + next);
+        else
+          load_stage(smem + ns * kStageBytes, src, k0 + next);
         cp_async_arrive(full + 8 * ns);
       }
     }
@@ -522,8 +549,11 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
 // against 22.8 us). Stream-K (P20): kPeerSteps per partial tile (64 KiB, read by its owner in 8
 // dependent rounds of L2 loads) an owner adds and kStoreSteps for the one a CTA writes, and its K
 // step costs kStreamKStep shared ones (4-8 % more SASS per step, and CTAs that walk K out of step
-// with each other). The 8-warp CTA (Geometry<8>, one per SM) runs a K step of its 256 weight slots
-// in kWideStep shared 4-warp steps, wherever it runs (it never shares its SM).
+// with each other). The 8-warp CTA (Geometry<8>, one per SM, its ring on mbarriers) runs a K step
+// of its 256 weight slots in kWideStep shared 4-warp steps, wherever it runs (it never shares its
+// SM): measured 0.88 (gemm 128x7168x16384, time less ~11 us of pre-pass and reduction) to 0.97
+// (dual_gemm 512x4096x7168, one unsplit wave either way) on an H100 (docs/perf-notes.md P95);
+// 0.93 picks the faster CTA on all seven gemm and dual_gemm benchmark shapes.
 inline constexpr double kLoneStep = 0.58;
 inline constexpr double kWideStep = 0.93;
 inline constexpr double kSplitSteps2 = 1.0;
