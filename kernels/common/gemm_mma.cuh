@@ -12,7 +12,9 @@
 //      and the same 64 of B2) x 128 tokens (MMA N side), K step 64, 4-stage cp.async ring of
 //      {tokens FP16 16 KB, packed weights 4 KB, weight scales 512 B (blocked layout: 4 contiguous
 //      bytes per row)}. 4 warps, each 32 weight rows x all 128 tokens (128 FP32 accumulators per
-//      thread): every weight row is decoded by exactly one warp.
+//      thread): every weight row is decoded by exactly one warp. Or (Geometry<8>, gemm and dual_gemm
+//      data-parallel plans the cost model prefers it for) 8 such warps, 256 weight slots, one CTA
+//      per SM, sharing each token tile, on an 8-stage ring run by mbarriers (main_loop_ring, P95).
 //      Weights are decoded in registers straight into A fragments: lane (g, t) owns scale block t
 //      of its rows' 64-element chunk (one LDS.64 + one scale byte per row), decodes it with the
 //      shift trick and one HMUL2 per pair (core/fp4_decode.cuh), and the 8 half2 it gets are exactly

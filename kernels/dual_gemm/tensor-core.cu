@@ -8,10 +8,11 @@
 // Method (kernels/common/gemm_mma.cuh)
 //   mma.sync m16n8k16 FP16 -> FP32 with the weights on the MMA's M side and the tokens (A) on its
 //   N side. A timed pre-pass decodes A once to exact FP16; the main loop streams packed B1/B2 and
-//   their scales through a 4-stage cp.async ring and decodes them in registers straight into A
-//   fragments (shift trick + HMUL2). Each token tile feeds both B1 and B2: a CTA holds 64 rows of
-//   B1 and the same 64 rows of B2 (a lane has x1 and x2 of one output in its two m16 tiles) x 128
-//   tokens, K step 64; split-K when the output tiles do not fill the GPU (the splits
+//   their scales through a cp.async ring and decodes them in registers straight into A fragments
+//   (shift trick + HMUL2). Each token tile feeds both B1 and B2: a CTA holds 64 rows of B1 and the
+//   same 64 rows of B2 (4 warps, 2 CTAs per SM; or 128 + 128 in 8 warps, one per SM, sharing each
+//   token tile: the plan says "of 8 warps"; a lane has x1 and x2 of one output in its two m16
+//   tiles) x 128 tokens, K step 64; split-K when the output tiles do not fill the GPU (the splits
 //   of a tile form a cluster and reduce through distributed shared memory).
 //   Timed region: both launches (token decode, main loop). prepare allocates the token workspace.
 //   Run just this variant: nvfp4bench --problem dual_gemm --shape 256x4096x7168 --variant tensor-core

@@ -8,8 +8,9 @@
 // Method (kernels/common/gemm_mma.cuh)
 //   mma.sync m16n8k16 FP16 -> FP32 with the weights (B) on the MMA's M side and the tokens (A) on
 //   its N side. A timed pre-pass decodes A once to exact FP16; the main loop streams packed B and
-//   its scales through a 4-stage cp.async ring and decodes them in registers straight into A
-//   fragments (shift trick + HMUL2). CTA tile 128 weights x 128 tokens, K step 64; split-K when the
+//   its scales through a cp.async ring and decodes them in registers straight into A fragments
+//   (shift trick + HMUL2). CTA tile 128 weights x 128 tokens (4 warps, 2 CTAs per SM) or 256 x 128
+//   (8 warps, one per SM, sharing each token tile; the plan says "of 8 warps"), K step 64; split-K when the
 //   output tiles do not fill the GPU (the splits of a tile form a cluster and reduce through
 //   distributed shared memory).
 //   Timed region: both launches (token decode, main loop). prepare allocates the token workspace.
