@@ -638,8 +638,6 @@ class MmaRunner final : public Runner {
       lp.ts.splits = 1;
       m_warps = 4;
     }
-    m_threads = 32 * m_warps;
-    m_smem = m_warps == 8 ? Geometry<8>::kSmemBytes : Narrow::kSmemBytes;
     m_tokens = TokenWorkspace(lp, !stream_k, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
     // NVFP4_TENSOR_CORE_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
@@ -661,8 +659,8 @@ class MmaRunner final : public Runner {
     // says so; NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it.
     if constexpr (kWideExists) {
       const KernelFn fused = m_warps == 8 ? mma_gemm_kernel<NB, Sched, false, true, 8> : mma_gemm_kernel<NB, Sched, false, true>;
-      if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * m_threads) && !stream_k &&
-          m_blocks <= resident_ctas(fused, m_threads, m_smem, m_sched.ts.splits)) {
+      if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * threads()) && !stream_k &&
+          m_blocks <= resident_ctas(fused, threads(), smem(), m_sched.ts.splits)) {
         m_tokens.fuse_into_main(stream);
         m_kernel = fused;
       }
@@ -671,7 +669,7 @@ class MmaRunner final : public Runner {
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
-    launch_clustered(m_kernel, m_blocks, m_threads, m_smem, m_sched.ts.splits, stream,
+    launch_clustered(m_kernel, m_blocks, threads(), smem(), m_sched.ts.splits, stream,
                      static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan, m_tokens.fuse());
   }
   std::string plan() const override { return m_plan; }
@@ -693,9 +691,11 @@ class MmaRunner final : public Runner {
   TokenWorkspace m_tokens;
   Sched m_sched;
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
+  // The launch's CTA: its threads and dynamic shared memory follow from m_warps.
+  int threads() const { return 32 * m_warps; }
+  size_t smem() const { return m_warps == 8 ? Geometry<8>::kSmemBytes : Narrow::kSmemBytes; }
   KernelFn m_kernel = nullptr;
-  int m_warps = 4, m_threads = Narrow::kThreads;
-  size_t m_smem = Narrow::kSmemBytes;
+  int m_warps = 4;
   int64_t m_blocks = 0;
   std::string m_plan;
 };
