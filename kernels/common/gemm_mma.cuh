@@ -71,7 +71,8 @@ struct Geometry {
   static constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kParkBytes = W == 8 ? kThreads * 48 : 0;  // Kernel::park, past the ring
-  static constexpr int kSmemBytes = kRingBytes + kParkBytes;
+  static constexpr int kBarBytes = W == 8 ? 2 * kStages * 8 : 0;   // the stream-K kernel's ring mbarriers, past that
+  static constexpr int kSmemBytes = kRingBytes + kParkBytes + kBarBytes;
   static constexpr int kTokRowsPerPass = kThreads / 8;  // token rows one pass of 16-byte copies covers
   static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
   static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned (the token tile's swizzle)");
@@ -283,7 +284,10 @@ struct Kernel : Geometry<W> {
   // steps ahead, so a warp waits only for the slowest one kStages - kLead steps back, and the
   // warps' decode and MMA phases need not line up (with 8 warps meeting at a barrier every step
   // they did, and the step ran 7 % slower than two 4-warp CTAs'). `ring`: 2 x kStages mbarriers,
-  // initialised by init_ring before a CTA barrier.
+  // initialised by init_ring before a CTA barrier. g0: the K steps this CTA ran through the ring
+  // before this tile (stream-K: a CTA runs several; data-parallel 0), so that every stage's phases
+  // continue from tile to tile; the ring is drained at each tile's end, so the first kLead copies
+  // of a tile need no `empty` wait.
   static constexpr int kLead = kStages / 2;
   __device__ __forceinline__ static void init_ring(uint64_t* ring) {
 #pragma unroll
@@ -315,10 +319,28 @@ struct Kernel : Geometry<W> {
     s.sf = reinterpret_cast<const uint8_t*>(sf);
     return s;
   }
-  template <class Sched, class Fused = std::nullptr_t>
-  __device__ __forceinline__ static void main_loop_ring(const Sched& sched, const __half* tokens, const Tile& tile,
+  // The 8-warp stream-K kernel's cursor, parked in the thread's slot (bytes 36-39, past park's) through
+  // main_loop_ring, which needs every register (held there, ptxas spilled 16-40 bytes, inside
+  // dual_gemm's K loop). The slot's address from %tid.x read afresh, so that nothing stays live.
+  __device__ __forceinline__ static uint32_t cursor_slot(uint8_t* smem) {
+    int tid;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    return smem_u32(smem + kRingBytes) + 48 * tid + 36;
+  }
+  __device__ __forceinline__ static void park_cursor(uint8_t* smem, int v) {
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(cursor_slot(smem)), "r"(v) : "memory");
+  }
+  __device__ __forceinline__ static int unpark_cursor(uint8_t* smem) {
+    int v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(cursor_slot(smem)) : "memory");
+    return v;
+  }
+  // kParked: the copy sources parked (dual_gemm's kernels, and every stream-K one).
+  template <bool kParked = kPark, class Sched, class Fused = std::nullptr_t>
+  __device__ __forceinline__ static int main_loop_ring(const Sched& sched, const __half* tokens, const Tile& tile,
                                                         uint8_t* smem, float (&acc)[kRegs], int warp_w, int lane,
-                                                        int tid, uint64_t* ring, Fused&& fused_tokens = nullptr) {
+                                                        int tid, uint64_t* ring, Fused&& fused_tokens = nullptr,
+                                                        int g0 = 0) {
 #pragma unroll
     for (int r = 0; r < kRegs; ++r) acc[r] = 0.0f;
     const GemmEntry& e = sched.entry(tile.group);
@@ -326,15 +348,18 @@ struct Kernel : Geometry<W> {
     const Sources src = sources(e.args, tokens + e.tok_offset, e.m_pad, tile, tid);
     const uint32_t full = smem_u32(ring), empty = full + 8 * kStages;
     const uint32_t parked = smem_u32(smem + kRingBytes) + 48 * tid;
-    if constexpr (kPark) park(parked, src);
+    // Counted in the ring's steps (the CTA's, from g0): stage and phase of step gi, K step gi - kb.
+    const int gend = g0 + steps, kb = g0 - k0;
+    if constexpr (kParked) park(parked, src);
     if constexpr (std::is_same_v<std::decay_t<Fused>, std::nullptr_t>) {
 #pragma unroll
       for (int s = 0; s < kLead; ++s)
         if (s < steps) {
-          load_stage(smem + s * kStageBytes, src, k0 + s);
-          cp_async_arrive(full + 8 * s);
+          const int gs = (g0 + s) % kStages;
+          load_stage(smem + gs * kStageBytes, src, k0 + s);
+          cp_async_arrive(full + 8 * gs);
         }
-    } else {
+    } else {  // data-parallel kernels only: g0 = 0
 #pragma unroll
       for (int s = 0; s < kLead; ++s)
         if (s < steps) load_weights(smem + s * kStageBytes, src, k0 + s);
@@ -346,24 +371,25 @@ struct Kernel : Geometry<W> {
           cp_async_arrive(full + 8 * s);  // tracks every earlier copy of this thread: the weights too
         }
     }
-    for (int it = 0; it < steps; ++it) {
-      const int s = it % kStages;
-      sm90::mbar_wait(full + 8 * s, (it / kStages) & 1);
+    for (int gi = g0; gi < gend; ++gi) {
+      const int s = gi % kStages;
+      sm90::mbar_wait(full + 8 * s, (gi / kStages) & 1);
       compute_stage(smem + s * kStageBytes, acc, warp_w, lane);
       __syncwarp();  // the warp's reads of stage s are done
       if (lane == 0) sm90::mbar_arrive(empty + 8 * s);
-      const int next = it + kLead;
-      if (next < steps) {
-        const int ns = next % kStages;
-        if (next >= kStages) sm90::mbar_wait(empty + 8 * ns, ((next / kStages) - 1) & 1);  // its last use, done
-        if constexpr (kPark)
-          load_stage(smem + ns * kStageBytes, unpark(parked), k0 + next);
+      const int gn = gi + kLead;
+      if (gn < gend) {
+        const int ns = gn % kStages;
+        if (gn >= kStages) sm90::mbar_wait(empty + 8 * ns, ((gn / kStages) - 1) & 1);  // its last use, done
+        if constexpr (kParked)
+          load_stage(smem + ns * kStageBytes, unpark(parked), gn - kb);
         else
-          load_stage(smem + ns * kStageBytes, src, k0 + next);
+          load_stage(smem + ns * kStageBytes, src, gn - kb);
         cp_async_arrive(full + 8 * ns);
       }
     }
     __syncthreads();  // every warp is done with the ring: the split-K exchange may reuse it
+    return gend;  // the ring's steps after this tile
   }
 
   // A split tile's outputs (gemm, group_gemm; 3 or more ranks, or 2 not pushed) by output rows
@@ -514,12 +540,33 @@ __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm
   } else {
     (void)fuse;
     const auto sync = [] { __syncthreads(); };
+    // W = 8: the ring's mbarriers, carried across the CTA's tiles, in the dynamic shared memory (at
+    // a fixed offset from its base, so that the K loop needs no register of their own: with a
+    // static array it spilled), and the K steps run through them so far.
+    uint64_t* ring = nullptr;
+    int ring_steps = 0;
+    if constexpr (W == 8) {
+      ring = reinterpret_cast<uint64_t*>(smem + K::kRingBytes + K::kParkBytes);
+      if (threadIdx.x == 0) K::init_ring(ring);
+      __syncthreads();
+    }
+    // A stream-K plan: next_work's data-parallel way is dead code here. Said for W = 8, whose
+    // registers it frees (without it ptxas spilled 8 bytes around the K loop); the 4-warp kernels
+    // are left as they were (with it, gemm's spilled 16).
+    if constexpr (W == 8) __builtin_assume(wp.sk.ctas > 0);
     WorkCursor cur = work_start(wp);
     Tile first;
     while (next_work(sched, wp, cur, first)) {
       int tid;
       asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
-      K::main_loop(sched, tokens, first, smem, acc, warp_w, lane, tid);
+      if constexpr (W == 8) {
+        K::park_cursor(smem, cur.it);
+        ring_steps = K::template main_loop_ring<true>(sched, tokens, first, smem, acc, warp_w, lane, tid, ring, nullptr,
+                                                      ring_steps);
+        cur.it = K::unpark_cursor(smem);
+      } else {
+        K::main_loop(sched, tokens, first, smem, acc, warp_w, lane, tid);
+      }
       int peer_end;
       const SegmentRole role = work_role(sched, wp, cur, peer_end);
       if (role == SegmentRole::kPartial) {  // a later run of this tile, summed by its owner
@@ -593,7 +640,7 @@ std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
 // whichever the cost model above prefers (NVFP4_TENSOR_CORE_SCHED=data|stream-k forces one,
 // NVFP4_TENSOR_CORE_SK_CTAS the stream-K CTA count). gemm's and dual_gemm's data-parallel launches
 // choose between the 4-warp CTA and the 8-warp one by the same model (NVFP4_TENSOR_CORE_WARPS=4|8
-// forces it); stream-K and group_gemm run 4 warps.
+// forces it), as do their stream-K launches (P96); group_gemm runs 4 warps.
 template <int NB, bool kGrouped>
 class MmaRunner final : public Runner {
   using Sched = std::conditional_t<kGrouped, GroupScheduler, SingleScheduler>;
@@ -625,18 +672,34 @@ class MmaRunner final : public Runner {
     force_splits(lp, "NVFP4_TENSOR_CORE_SPLITS");
     if (lp.ts.splits != splits) dp_cost = 0;
     const std::string sched = forced_schedule("NVFP4_TENSOR_CORE_SCHED");
-    if (sched == "stream-k" && warps == "8")
-      throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8: stream-K runs the 4-warp CTA only");
+    // Stream-K over the resident CTAs of either width (P96: the 8-warp one at kWideStep per step,
+    // its partial tiles twice the 4-warp ones' size and price), where the model prices it below
+    // the data-parallel plan or the schedule is forced.
     StreamKPlan skp;
-    if (sched != "data" && warps != "8") {
-      const int64_t resident = resident_ctas(mma_gemm_kernel<NB, Sched, true>, Narrow::kThreads, Narrow::kSmemBytes, 1);
-      skp = plan_stream_k(narrow, resident, kStreamKStep, kPeerSteps, kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
+    int sk_warps = 4;
+    if (sched != "data") {
+      if (warps != "8") {
+        const int64_t resident = resident_ctas(mma_gemm_kernel<NB, Sched, true>, Narrow::kThreads, Narrow::kSmemBytes, 1);
+        skp = plan_stream_k(narrow, resident, kStreamKStep, kPeerSteps, kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
+      }
+      if constexpr (kWideExists) {
+        if (warps != "4") {
+          using Wide = Geometry<8>;
+          const int64_t resident = resident_ctas(sk_kernel<8>(), Wide::kThreads, Wide::kSmemBytes, 1);
+          const StreamKPlan wide = plan_stream_k(plan_for<8>(gemms), resident, kStreamKStep * kWideStep, 2 * kPeerSteps,
+                                                 2 * kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
+          if (wide.sk.ctas > 0 && wide.cost < skp.cost) {
+            skp = wide;
+            sk_warps = 8;
+          }
+        }
+      }
     }
     const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k");
     if (stream_k) {
-      lp = narrow;
+      lp = sk_warps == 8 ? plan_for<8>(gemms) : narrow;
       lp.ts.splits = 1;
-      m_warps = 4;
+      m_warps = sk_warps;
     }
     m_tokens = TokenWorkspace(lp, !stream_k, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
@@ -647,8 +710,8 @@ class MmaRunner final : public Runner {
     m_sched.ts.rows = forced_int("NVFP4_TENSOR_CORE_ROWS", 0, 1, 1) == 1;
     if (stream_k) {
       m_blocks = skp.sk.ctas;
-      m_work = StreamKWorkspace(skp.sk, kRegs * Narrow::kThreads, stream);
-      m_kernel = mma_gemm_kernel<NB, Sched, true>;
+      m_work = StreamKWorkspace(skp.sk, kRegs * threads(), stream);
+      m_kernel = m_warps == 8 ? sk_kernel<8>() : sk_kernel<4>();
     } else {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
@@ -682,6 +745,14 @@ class MmaRunner final : public Runner {
       return mma_gemm_kernel<NB, Sched, false, false, 8>;
     else
       return mma_gemm_kernel<NB, Sched, false>;
+  }
+  // The stream-K kernel of W warps (W = 8: gemm and dual_gemm only).
+  template <int W>
+  static KernelFn sk_kernel() {
+    if constexpr (W == 8 && kWideExists)
+      return mma_gemm_kernel<NB, Sched, true, false, 8>;
+    else
+      return mma_gemm_kernel<NB, Sched, true>;
   }
   template <int W>
   static LaunchPlan plan_for(const std::vector<GemmArgs>& gemms) {

@@ -318,10 +318,12 @@ TEST(Variants, TensorCoreEverySchedule) {
   }
 }
 
-// `tensor-core`'s 8-warp CTA (gemm and dual_gemm, data-parallel) forced on every test shape, with
-// the tokens decoded by the pre-pass and in the main launch, and under every split count on one
-// shape of at least 8 K steps; NVFP4_TENSOR_CORE_WARPS=4 runs the 4-warp CTA where the model would
-// take the 8-warp one. Bad values and contradictions stop `prepare` with the knob and the rule.
+// `tensor-core`'s 8-warp CTA (gemm and dual_gemm) forced on every test shape, with the tokens
+// decoded by the pre-pass and in the main launch, under stream-K (over the resident CTAs, and over
+// 5, each of which then runs many tiles through one ring whose phases carry from tile to tile:
+// P96), and under every split count on one shape of at least 8 K steps;
+// NVFP4_TENSOR_CORE_WARPS=4 runs the 4-warp CTA where the model would take the 8-warp one. Bad
+// values and contradictions stop `prepare` with the knob and the rule.
 TEST(Variants, TensorCoreWarps) {
   for (const char* warps : {"8", "4"}) {
     const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps);
@@ -330,6 +332,32 @@ TEST(Variants, TensorCoreWarps) {
       const ScopedEnv e2("NVFP4_TENSOR_CORE_TOKENS", tokens);
       for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "tensor-core");
     }
+    for (const char* ctas : {"", "5"}) {
+      SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_WARPS={} NVFP4_TENSOR_CORE_SCHED=stream-k NVFP4_TENSOR_CORE_SK_CTAS={}",
+                               warps, ctas));
+      const ScopedEnv e2("NVFP4_TENSOR_CORE_SCHED", "stream-k"), e3("NVFP4_TENSOR_CORE_SK_CTAS", env_value(ctas));
+      for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "tensor-core");
+    }
+  }
+  {  // the knobs do what they say: the plan names the schedule and the CTA
+    const DeviceInfo dev = query_device(0);
+    Stream stream;
+    for (const char* warps : {"8", "4"})
+      for (Problem p : {Problem::gemm, Problem::dual_gemm}) {
+        const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps), e2("NVFP4_TENSOR_CORE_SCHED", "stream-k");
+        CaseSpec spec;
+        spec.problem = p;
+        spec.shape = parse_shape(p, "200x1000x1024");
+        const VariantInfo* v = nullptr;
+        for (const VariantInfo* x : variants_for(p))
+          if (x->name == "tensor-core") v = x;
+        ASSERT_NE(v, nullptr);
+        if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
+        CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
+        const std::string plan = v->prepare(data.view(), stream.get())->plan();
+        EXPECT_NE(plan.find("stream-K"), std::string::npos) << plan;
+        EXPECT_EQ(plan.find("of 8 warps") != std::string::npos, std::string(warps) == "8") << plan;
+      }
   }
   const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", "8"), e2("NVFP4_TENSOR_CORE_SCHED", "data");
   for (int s = 1; s <= 8; ++s) {
@@ -359,7 +387,8 @@ TEST(Variants, TensorCoreRejectsBadKnobs) {
   } bad[] = {{Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "6", "4 or 8", nullptr},
              {Problem::group_gemm, "64x256x256,128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "gemm and dual_gemm only",
               nullptr},
-             {Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "4-warp CTA only", "stream-k"}};
+             {Problem::group_gemm, "64x256x256,128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "gemm and dual_gemm only",
+              "stream-k"}};
   for (const auto& b : bad) {
     SCOPED_TRACE(fmt::format("{}={} on {}", b.env, b.value, b.shape));
     CaseSpec spec;
