@@ -286,8 +286,7 @@ struct Kernel : Geometry<W> {
   // they did, and the step ran 7 % slower than two 4-warp CTAs'). `ring`: 2 x kStages mbarriers,
   // initialised by init_ring before a CTA barrier. g0: the K steps this CTA ran through the ring
   // before this tile (stream-K: a CTA runs several; data-parallel 0), so that every stage's phases
-  // continue from tile to tile; the ring is drained at each tile's end, so the first kLead copies
-  // of a tile need no `empty` wait.
+  // continue from tile to tile (the ring is drained at each tile's end).
   static constexpr int kLead = kStages / 2;
   __device__ __forceinline__ static void init_ring(uint64_t* ring) {
 #pragma unroll
@@ -355,7 +354,11 @@ struct Kernel : Geometry<W> {
 #pragma unroll
       for (int s = 0; s < kLead; ++s)
         if (s < steps) {
-          const int gs = (g0 + s) % kStages;
+          const int g = g0 + s, gs = g % kStages;
+          // Stream-K's later tiles: the stage's last use (the CTA's previous tile, drained) is done;
+          // waited for all the same, so that no completed phase of `empty` goes unobserved before
+          // the next one's arrivals (compute-sanitizer's synccheck: "missing wait").
+          if (g >= kStages) sm90::mbar_wait(empty + 8 * gs, ((g / kStages) - 1) & 1);
           load_stage(smem + gs * kStageBytes, src, k0 + s);
           cp_async_arrive(full + 8 * gs);
         }
