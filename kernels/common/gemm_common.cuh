@@ -343,10 +343,11 @@ __device__ __forceinline__ void wait_flag(unsigned* f, int lane) {
 // kBatch float4s of every peer at a time (the peer loop is not unrolled, so the loads of one
 // batch cannot be hoisted above the previous one's adds, which keeps the accumulators and the
 // loads in flight inside the registers of the 3 x 128 and 2 x 256 consumers).
-template <int kThreads, int kRegs, class Sync>
+// kBatchWant: the batch, where the caller's registers allow another (0: by kRegs, as above).
+template <int kThreads, int kBatchWant = 0, int kRegs, class Sync>
 __device__ __forceinline__ void add_partials(float (&acc)[kRegs], const WorkPlan& wp, int peer_end, int tid,
                                              Sync&& sync) {
-  constexpr int kBatch = kRegs >= 128 ? 4 : 8;
+  constexpr int kBatch = kBatchWant != 0 ? kBatchWant : kRegs >= 128 ? 4 : 8;
   static_assert(kRegs % (4 * kBatch) == 0, "whole batches");
   const int first = static_cast<int>(blockIdx.x) + 1;
   if (tid < 32)

@@ -576,7 +576,10 @@ __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm
         store_partial<kThreads>(acc, wp, static_cast<int>(threadIdx.x), sync);
         continue;
       }
-      if (role == SegmentRole::kOwner) add_partials<kThreads>(acc, wp, peer_end, static_cast<int>(threadIdx.x), sync);
+      // W = 8: 16 float4 of a peer per batch (2 rounds of loads for its 128 KiB partial, not 8: the
+      // K loop's fragments are dead here, so the registers are there).
+      if (role == SegmentRole::kOwner)
+        add_partials<kThreads, W == 8 ? 16 : 0>(acc, wp, peer_end, static_cast<int>(threadIdx.x), sync);
       K::template epilogue<false>(sched, work_tile(sched, wp, cur), smem, acc, warp_w, lane, nullptr);  // no split
     }
   }
