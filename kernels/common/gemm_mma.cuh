@@ -432,12 +432,9 @@ struct Kernel : Geometry<W> {
   // kRows: the reduction by output rows is compiled in (gemm and group_gemm's data-parallel kernels:
   // stream-K's tiles are never split, and dual_gemm's data-parallel kernel, none of whose default
   // plans splits K more than twice, ran 0.4-0.6 % slower with it: docs/perf-notes.md P66).
-  // kGlobal (gemm's 8-warp kernels, P98): the split-K reduction through L2 (global_split_reduce, a
-  // slot per unit and a count per tile in wp), no cluster; red_bars unused.
-  template <bool kRows, bool kGlobal = false, class Sched>
+  template <bool kRows, class Sched>
   __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
-                                                  float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars,
-                                                  const WorkPlan& wp) {
+                                                  float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars) {
     using Staged = StagedTile<kSlots / NB>;
     static_assert(Staged::bytes(kTokens) <= kSmemBytes, "the staged tile fits in the ring");
     const GemmEntry& e = sched.entry(tile.group);
@@ -467,10 +464,6 @@ struct Kernel : Geometry<W> {
       st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * u0, 8 * u1, tid);
       __syncthreads();
     };
-    if constexpr (kGlobal) {
-      global_split_reduce<kThreads, kRegs, kUnit>(acc, wp, sched.ts.splits, tid, [] { __syncthreads(); }, epi);
-      return;
-    }
     const int splits = sched.ts.splits;
     const bool push = splits == 2 && sched.ts.push;
     if constexpr (kRows) {
@@ -494,9 +487,7 @@ template <class Sched>
 constexpr bool fused_kernel_exists() {
   return std::is_same_v<Sched, SingleScheduler>;
 }
-// kGlobal (data-parallel gemm, 8 warps: P98): a tile's splits are consecutive CTAs but no cluster,
-// their partial sums meeting in L2, so the split count is bounded by the resident CTAs alone.
-template <int NB, class Sched, bool kStreamK, bool kFused = false, int W = 4, bool kGlobal = false>
+template <int NB, class Sched, bool kStreamK, bool kFused = false, int W = 4>
 __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm)
     mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp, const TokenFuse fuse) {
   extern __shared__ __align__(128) uint8_t smem[];
@@ -505,10 +496,11 @@ __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm
   const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   float acc[kRegs];
   if constexpr (!kStreamK) {
+    (void)wp;
     // push_reduce2's barriers (recv_full, peer_ready), initialised before the cluster's first
     // barrier phase, which every thread arrives at here and waits on before the reduction.
     __shared__ uint64_t red_bars[2];
-    const bool push = !kGlobal && sched.ts.splits == 2 && sched.ts.push;
+    const bool push = sched.ts.splits == 2 && sched.ts.push;
     uint64_t* ring = nullptr;  // W = 8: the ring's mbarriers (main_loop_ring)
     if constexpr (W == 8) {
       __shared__ uint64_t ring_bars[2 * K::kStages];
@@ -536,21 +528,18 @@ __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm
         __syncthreads();  // every thread's token copies after the wait (cp.async: the generic proxy)
       };
       if constexpr (W == 8)
-        K::template main_loop_ring<K::kPark || kGlobal>(sched, tokens, tile, smem, acc, warp_w, lane,
-                                                          static_cast<int>(threadIdx.x), ring, fused);
+        K::main_loop_ring(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), ring, fused);
       else
         K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), fused);
     } else {
       (void)fuse;
       if constexpr (W == 8)
-        K::template main_loop_ring<K::kPark || kGlobal>(sched, tokens, tile, smem, acc, warp_w, lane,
-                                                          static_cast<int>(threadIdx.x), ring);
+        K::main_loop_ring(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x), ring);
       else
         K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x));
     }
     // The tile again rather than kept live through the main loop (registers are at the cap there).
-    K::template epilogue<NB == 1 && !kGlobal, kGlobal>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w,
-                                                      lane, red_bars, wp);
+    K::template epilogue<NB == 1>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
   } else {
     (void)fuse;
     const auto sync = [] { __syncthreads(); };
@@ -591,7 +580,7 @@ __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm
       // K loop's fragments are dead here, so the registers are there).
       if (role == SegmentRole::kOwner)
         add_partials<kThreads, W == 8 ? 16 : 0>(acc, wp, peer_end, static_cast<int>(threadIdx.x), sync);
-      K::template epilogue<false>(sched, work_tile(sched, wp, cur), smem, acc, warp_w, lane, nullptr, wp);  // no split
+      K::template epilogue<false>(sched, work_tile(sched, wp, cur), smem, acc, warp_w, lane, nullptr);  // no split
     }
   }
 }
@@ -627,31 +616,25 @@ inline constexpr double kSplitStepsMany = 3.5;
 inline constexpr double kPeerSteps = 1.5;
 inline constexpr double kStoreSteps = 0.5;
 inline constexpr double kStreamKStep = 1.2;
-// P98: gemm's 8-warp split-K through L2 (no cluster): each rank writes (s - 1) / s of its 128 KiB
-// partial tile, counts itself, waits for its peers and reads its share of theirs; priced as
-// kGlobalSplitSteps shared 4-warp steps (a guess to be replaced by the measured cost).
-inline constexpr double kGlobalSplitSteps = 3.0;
 
 // The data-parallel split count of `lp` (1 to kMaxSplits, at least kMinSplitSteps K steps per split
 // of the GEMM with the fewest; past 1 only counts whose clusters all run in one wave, as before
 // P65) that the model above prices lowest, and that price.
 inline constexpr int kMinSplitSteps = 4;
-// global: the splits reduce through L2 (P98), so they need no cluster (the resident CTAs bound the
-// count, not where clusters fit) and 1 split is not a candidate.
 template <class G, class Kernel>
-std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel, bool global = false) {
+std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
   constexpr bool wide = G::kCtasPerSm == 1;
   const int min_k = min_k_steps(lp);
   std::pair<int, double> best{1, 1e300};
-  for (int s = global ? 2 : 1; s <= kMaxSplits && (s == 1 || (min_k / s >= kMinSplitSteps && splits_supported())); ++s) {
+  for (int s = 1; s <= kMaxSplits && (s == 1 || (min_k / s >= kMinSplitSteps && splits_supported())); ++s) {
     LaunchPlan t = lp;
     t.ts.splits = s;
-    const int64_t resident = resident_ctas(kernel, G::kThreads, G::kSmemBytes, global ? 1 : s);
+    const int64_t resident = resident_ctas(kernel, G::kThreads, G::kSmemBytes, s);
     if (s > 1 && t.tiles * s > resident) continue;
     const std::vector<double> steps = unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; });
     const double run = wide ? kWideStep * occupancy_cost(steps, resident, resident, 1.0)
                             : occupancy_cost(steps, lone_ctas(kernel, G::kThreads, G::kSmemBytes, s), resident, kLoneStep);
-    const double cost = run + (global ? kGlobalSplitSteps : s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : kSplitStepsMany);
+    const double cost = run + (s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : kSplitStepsMany);
     if (cost < best.second) best = {s, cost};
   }
   return best;
@@ -680,26 +663,10 @@ class MmaRunner final : public Runner {
     narrow.ts.splits = splits;
     LaunchPlan lp = narrow;
     const std::string warps = forced_choice("NVFP4_TENSOR_CORE_WARPS", {"4", "8"});
-    // NVFP4_TENSOR_CORE_REDUCE=cluster|global forces how a split tile reduces (global: gemm, 8 warps).
-    const std::string reduce = forced_choice("NVFP4_TENSOR_CORE_REDUCE", {"cluster", "global"});
     if constexpr (kWideExists) {
       const LaunchPlan wide = plan_for<8>(gemms);
-      auto [wsplits, wcost] = cheapest_splits<Geometry<8>>(wide, dp_kernel<8>());
-      if constexpr (kGlobalExists) {  // the same CTA, its splits through L2
-        if (warps != "4" && reduce != "cluster") {
-          const auto [gsplits, gcost] = cheapest_splits<Geometry<8>>(wide, global_kernel(), true);
-          if (gcost < 1e300 && (gcost < wcost || reduce == "global")) {
-            wsplits = gsplits;
-            wcost = gcost;
-            m_global = true;
-          }
-        }
-      }
-      if (reduce == "global" && !m_global)
-        throw std::invalid_argument(std::string("NVFP4_TENSOR_CORE_REDUCE=global: ") +
-                                    (NB != 1 ? "gemm only" : warps == "4" ? "the 8-warp CTA only (WARPS=4 forced)"
-                                                                          : "no split count fits (K too short)"));
-      if (warps == "8" || m_global || (warps.empty() && wcost < dp_cost)) {
+      const auto [wsplits, wcost] = cheapest_splits<Geometry<8>>(wide, dp_kernel<8>());
+      if (warps == "8" || (warps.empty() && wcost < dp_cost)) {
         lp = wide;
         lp.ts.splits = splits = wsplits;
         dp_cost = wcost;
@@ -707,12 +674,9 @@ class MmaRunner final : public Runner {
       }
     } else if (warps == "8") {
       throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8: the 8-warp CTA runs gemm and dual_gemm only");
-    } else if (reduce == "global") {
-      throw std::invalid_argument("NVFP4_TENSOR_CORE_REDUCE=global: gemm only");
     }
     force_splits(lp, "NVFP4_TENSOR_CORE_SPLITS");
     if (lp.ts.splits != splits) dp_cost = 0;
-    if (m_global && lp.ts.splits == 1) m_global = false;  // a forced single split: nothing to reduce
     const std::string sched = forced_schedule("NVFP4_TENSOR_CORE_SCHED");
     // Stream-K over the resident CTAs of either width (P96: the 8-warp one at kWideStep per step,
     // its partial tiles twice the 4-warp ones' size and price), where the model prices it below
@@ -737,12 +701,11 @@ class MmaRunner final : public Runner {
         }
       }
     }
-    const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k") && reduce != "global";
+    const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k");
     if (stream_k) {
       lp = sk_warps == 8 ? plan_for<8>(gemms) : narrow;
       lp.ts.splits = 1;
       m_warps = sk_warps;
-      m_global = false;
     }
     m_tokens = TokenWorkspace(lp, !stream_k, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
@@ -758,39 +721,24 @@ class MmaRunner final : public Runner {
     } else {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
-      m_kernel = m_global ? global_kernel() : m_warps == 8 ? dp_kernel<8>() : dp_kernel<4>();
-      if (m_global) {  // a slot per unit, then a count per tile (zeroed once, never reset)
-        if (m_blocks > resident_ctas(m_kernel, threads(), smem(), 1))
-          throw std::invalid_argument("NVFP4_TENSOR_CORE_SPLITS=" + std::to_string(static_cast<int>(m_sched.ts.splits)) +
-                                      ": with NVFP4_TENSOR_CORE_REDUCE=global every split must be resident at once");
-        const int slot_floats = kRegs * threads();
-        const size_t slots = static_cast<size_t>(m_blocks) * slot_floats * sizeof(float);
-        m_partials = DeviceBuffer(slots + static_cast<size_t>(lp.tiles) * sizeof(unsigned long long));
-        CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        m_work.plan.partials = m_partials.get<float>();
-        m_work.plan.slot_floats = slot_floats;
-      }
+      m_kernel = m_warps == 8 ? dp_kernel<8>() : dp_kernel<4>();
     }
     // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
     // itself (TokenFuse, docs/perf-notes.md P71, as `persistent`) where TokenWorkspace::wants_fused
     // says so; NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it.
     if constexpr (kWideExists) {
-      const KernelFn fused = m_global       ? global_kernel<true>()
-                             : m_warps == 8 ? mma_gemm_kernel<NB, Sched, false, true, 8>
-                                            : mma_gemm_kernel<NB, Sched, false, true>;
+      const KernelFn fused = m_warps == 8 ? mma_gemm_kernel<NB, Sched, false, true, 8> : mma_gemm_kernel<NB, Sched, false, true>;
       if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * threads()) && !stream_k &&
-          m_blocks <= resident_ctas(fused, threads(), smem(), m_global ? 1 : static_cast<int>(m_sched.ts.splits))) {
+          m_blocks <= resident_ctas(fused, threads(), smem(), m_sched.ts.splits)) {
         m_tokens.fuse_into_main(stream);
         m_kernel = fused;
       }
     }
-    m_plan = work_text(lp, stream_k, m_blocks) + (m_warps == 8 ? " of 8 warps" : "") +
-             (m_global ? ", partial sums through L2" : "") + m_tokens.plan_text();
+    m_plan = work_text(lp, stream_k, m_blocks) + (m_warps == 8 ? " of 8 warps" : "") + m_tokens.plan_text();
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
-    launch_clustered(m_kernel, m_blocks, threads(), smem(), m_global ? 1 : static_cast<int>(m_sched.ts.splits), stream,
+    launch_clustered(m_kernel, m_blocks, threads(), smem(), m_sched.ts.splits, stream,
                      static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan, m_tokens.fuse());
   }
   std::string plan() const override { return m_plan; }
@@ -803,15 +751,6 @@ class MmaRunner final : public Runner {
       return mma_gemm_kernel<NB, Sched, false, false, 8>;
     else
       return mma_gemm_kernel<NB, Sched, false>;
-  }
-  // gemm's 8-warp data-parallel kernel whose splits reduce through L2 (P98), fused or not.
-  static constexpr bool kGlobalExists = kWideExists && NB == 1;
-  template <bool kFusedTokens = false>
-  static KernelFn global_kernel() {
-    if constexpr (kGlobalExists)
-      return mma_gemm_kernel<NB, Sched, false, kFusedTokens, 8, true>;
-    else
-      return nullptr;
   }
   // The stream-K kernel of W warps (W = 8: gemm and dual_gemm only).
   template <int W>
@@ -834,8 +773,6 @@ class MmaRunner final : public Runner {
   size_t smem() const { return m_warps == 8 ? Geometry<8>::kSmemBytes : Narrow::kSmemBytes; }
   KernelFn m_kernel = nullptr;
   int m_warps = 4;
-  bool m_global = false;     // P98: the splits reduce through L2 (m_partials: a slot per unit, a count per tile)
-  DeviceBuffer m_partials;
   int64_t m_blocks = 0;
   std::string m_plan;
 };

@@ -359,39 +359,6 @@ TEST(Variants, TensorCoreWarps) {
         EXPECT_EQ(plan.find("of 8 warps") != std::string::npos, std::string(warps) == "8") << plan;
       }
   }
-  // gemm's 8-warp splits through L2 (P98): every split count 2 to 8, tokens both ways, and the
-  // model's pick with the reduction forced.
-  for (const char* tokens : {"prepass", "fused"}) {
-    const ScopedEnv e1("NVFP4_TENSOR_CORE_REDUCE", "global"), e2("NVFP4_TENSOR_CORE_TOKENS", tokens);
-    for (int s = 0; s <= 8; ++s) {
-      if (s == 1) continue;
-      SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_REDUCE=global NVFP4_TENSOR_CORE_TOKENS={} NVFP4_TENSOR_CORE_SPLITS={}",
-                               tokens, s));
-      const ScopedEnv e3("NVFP4_TENSOR_CORE_SPLITS", s == 0 ? std::optional<std::string>() : std::to_string(s));
-      for (const char* shape : {"130x1000x2048", "200x1536x4096"}) {
-        CaseSpec c;
-        c.problem = Problem::gemm;
-        c.shape = parse_shape(Problem::gemm, shape);
-        check_all_variants(Problem::gemm, {c}, "tensor-core");
-      }
-    }
-  }
-  {
-    const DeviceInfo dev = query_device(0);
-    Stream stream;
-    const ScopedEnv e1("NVFP4_TENSOR_CORE_REDUCE", "global");
-    CaseSpec spec;
-    spec.problem = Problem::gemm;
-    spec.shape = parse_shape(Problem::gemm, "130x1000x2048");
-    const VariantInfo* v = nullptr;
-    for (const VariantInfo* x : variants_for(Problem::gemm))
-      if (x->name == "tensor-core") v = x;
-    ASSERT_NE(v, nullptr);
-    if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
-    CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
-    const std::string plan = v->prepare(data.view(), stream.get())->plan();
-    EXPECT_NE(plan.find("of 8 warps, partial sums through L2"), std::string::npos) << plan;
-  }
   const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", "8"), e2("NVFP4_TENSOR_CORE_SCHED", "data");
   for (int s = 1; s <= 8; ++s) {
     SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_WARPS=8 NVFP4_TENSOR_CORE_SPLITS={}", s));
@@ -421,10 +388,7 @@ TEST(Variants, TensorCoreRejectsBadKnobs) {
              {Problem::group_gemm, "64x256x256,128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "gemm and dual_gemm only",
               nullptr},
              {Problem::group_gemm, "64x256x256,128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "gemm and dual_gemm only",
-              "stream-k"},
-             {Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_REDUCE", "l2", "cluster or global", nullptr},
-             {Problem::dual_gemm, "128x256x2048", "NVFP4_TENSOR_CORE_REDUCE", "global", "gemm only", nullptr},
-             {Problem::group_gemm, "64x256x2048,128x256x2048", "NVFP4_TENSOR_CORE_REDUCE", "global", "gemm only", nullptr}};
+              "stream-k"}};
   for (const auto& b : bad) {
     SCOPED_TRACE(fmt::format("{}={} on {}", b.env, b.value, b.shape));
     CaseSpec spec;
