@@ -659,13 +659,13 @@ class MmaRunner final : public Runner {
     // The split count the model prices lowest (NVFP4_TENSOR_CORE_SPLITS forces one, for measuring).
     // A forced split count is a data-parallel launch unless the schedule is forced too.
     LaunchPlan narrow = plan_for<4>(gemms);
-    auto [splits, dp_cost] = cheapest_splits<Narrow>(narrow, dp_kernel<4>());
+    auto [splits, dp_cost] = cheapest_splits<Narrow>(narrow, kernel_of<4>());
     narrow.ts.splits = splits;
     LaunchPlan lp = narrow;
     const std::string warps = forced_choice("NVFP4_TENSOR_CORE_WARPS", {"4", "8"});
     if constexpr (kWideExists) {
       const LaunchPlan wide = plan_for<8>(gemms);
-      const auto [wsplits, wcost] = cheapest_splits<Geometry<8>>(wide, dp_kernel<8>());
+      const auto [wsplits, wcost] = cheapest_splits<Geometry<8>>(wide, kernel_of<8>());
       if (warps == "8" || (warps.empty() && wcost < dp_cost)) {
         lp = wide;
         lp.ts.splits = splits = wsplits;
@@ -685,13 +685,13 @@ class MmaRunner final : public Runner {
     int sk_warps = 4;
     if (sched != "data") {
       if (warps != "8") {
-        const int64_t resident = resident_ctas(mma_gemm_kernel<NB, Sched, true>, Narrow::kThreads, Narrow::kSmemBytes, 1);
+        const int64_t resident = resident_ctas(kernel_of<4, true>(), Narrow::kThreads, Narrow::kSmemBytes, 1);
         skp = plan_stream_k(narrow, resident, kStreamKStep, kPeerSteps, kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
       }
       if constexpr (kWideExists) {
         if (warps != "4") {
           using Wide = Geometry<8>;
-          const int64_t resident = resident_ctas(sk_kernel<8>(), Wide::kThreads, Wide::kSmemBytes, 1);
+          const int64_t resident = resident_ctas(kernel_of<8, true>(), Wide::kThreads, Wide::kSmemBytes, 1);
           const StreamKPlan wide = plan_stream_k(plan_for<8>(gemms), resident, kStreamKStep * kWideStep, 2 * kPeerSteps,
                                                  2 * kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
           if (wide.sk.ctas > 0 && wide.cost < skp.cost) {
@@ -717,11 +717,11 @@ class MmaRunner final : public Runner {
     if (stream_k) {
       m_blocks = skp.sk.ctas;
       m_work = StreamKWorkspace(skp.sk, kRegs * threads(), stream);
-      m_kernel = m_warps == 8 ? sk_kernel<8>() : sk_kernel<4>();
+      m_kernel = m_warps == 8 ? kernel_of<8, true>() : kernel_of<4, true>();
     } else {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
-      m_kernel = m_warps == 8 ? dp_kernel<8>() : dp_kernel<4>();
+      m_kernel = m_warps == 8 ? kernel_of<8>() : kernel_of<4>();
     }
     // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
     // itself (TokenFuse, docs/perf-notes.md P71, as `persistent`) where TokenWorkspace::wants_fused
@@ -744,26 +744,18 @@ class MmaRunner final : public Runner {
   std::string plan() const override { return m_plan; }
 
  private:
-  // The data-parallel kernel of W warps, not fused (W = 8: gemm and dual_gemm only).
-  template <int W>
-  static KernelFn dp_kernel() {
+  // The kernel of W warps (W = 8: gemm and dual_gemm only): data-parallel and not fused, or stream-K.
+  template <int W, bool kStreamK = false>
+  static KernelFn kernel_of() {
     if constexpr (W == 8 && kWideExists)
-      return mma_gemm_kernel<NB, Sched, false, false, 8>;
+      return mma_gemm_kernel<NB, Sched, kStreamK, false, 8>;
     else
-      return mma_gemm_kernel<NB, Sched, false>;
-  }
-  // The stream-K kernel of W warps (W = 8: gemm and dual_gemm only).
-  template <int W>
-  static KernelFn sk_kernel() {
-    if constexpr (W == 8 && kWideExists)
-      return mma_gemm_kernel<NB, Sched, true, false, 8>;
-    else
-      return mma_gemm_kernel<NB, Sched, true>;
+      return mma_gemm_kernel<NB, Sched, kStreamK>;
   }
   template <int W>
   static LaunchPlan plan_for(const std::vector<GemmArgs>& gemms) {
     using G = Geometry<W>;
-    return plan_launch(dp_kernel<W>(), G::kThreads, G::kSmemBytes, gemms, kTokens, G::kSlots / NB, kBK, kMinSplitSteps);
+    return plan_launch(kernel_of<W>(), G::kThreads, G::kSmemBytes, gemms, kTokens, G::kSlots / NB, kBK, kMinSplitSteps);
   }
   TokenWorkspace m_tokens;
   Sched m_sched;
