@@ -13,8 +13,9 @@
 //      {tokens FP16 16 KB, packed weights 4 KB, weight scales 512 B (blocked layout: 4 contiguous
 //      bytes per row)}. 4 warps, each 32 weight rows x all 128 tokens (128 FP32 accumulators per
 //      thread): every weight row is decoded by exactly one warp. Or (Geometry<8>, gemm and dual_gemm
-//      data-parallel plans the cost model prefers it for) 8 such warps, 256 weight slots, one CTA
-//      per SM, sharing each token tile, on an 8-stage ring run by mbarriers (main_loop_ring, P95).
+//      plans the cost model prefers it for, data-parallel or stream-K) 8 such warps, 256 weight
+//      slots, one CTA per SM, sharing each token tile, on an 8-stage ring run by mbarriers
+//      (main_loop_ring, P95; stream-K carries its phases from tile to tile, P96).
 //      Weights are decoded in registers straight into A fragments: lane (g, t) owns scale block t
 //      of its rows' 64-element chunk (one LDS.64 + one scale byte per row), decodes it with the
 //      shift trick and one HMUL2 per pair (core/fp4_decode.cuh), and the 8 half2 it gets are exactly
@@ -334,7 +335,7 @@ struct Kernel : Geometry<W> {
     asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(cursor_slot(smem)) : "memory");
     return v;
   }
-  // kParked: the copy sources parked (dual_gemm's kernels, and every stream-K one).
+  // kParked: the copy sources parked (dual_gemm's 8-warp kernels, and both 8-warp stream-K ones).
   template <bool kParked = kPark, class Sched, class Fused = std::nullptr_t>
   __device__ __forceinline__ static int main_loop_ring(const Sched& sched, const __half* tokens, const Tile& tile,
                                                         uint8_t* smem, float (&acc)[kRegs], int warp_w, int lane,
