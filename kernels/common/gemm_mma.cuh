@@ -71,7 +71,8 @@ struct Geometry {
   static constexpr int kSfBytes = kSlots * kBK / 16;    // 4 bytes per row
   static constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
   static constexpr int kRingBytes = kStages * kStageBytes;
-  static constexpr int kParkBytes = W == 8 ? kThreads * 48 : 0;  // Kernel::park, past the ring
+  static constexpr int kParkSlot = 48;  // bytes per thread: Kernel::park's sources (36), the stream-K cursor (4)
+  static constexpr int kParkBytes = W == 8 ? kThreads * kParkSlot : 0;  // past the ring
   static constexpr int kBarBytes = W == 8 ? 2 * kStages * 8 : 0;   // the stream-K kernel's ring mbarriers, past that
   static constexpr int kSmemBytes = kRingBytes + kParkBytes + kBarBytes;
   static constexpr int kTokRowsPerPass = kThreads / 8;  // token rows one pass of 16-byte copies covers
@@ -302,6 +303,10 @@ struct Kernel : Geometry<W> {
   // dual_gemm's 8-warp kernels: the thread's copy sources parked in shared memory (past the ring)
   // and read back every step, or ptxas spills them (255 registers) inside the MMAs.
   static constexpr bool kPark = W == 8 && NB == 2;
+  // Thread tid's slot of the park area (Geometry::kParkBytes, past the ring).
+  __device__ __forceinline__ static uint32_t park_slot(uint8_t* smem, int tid) {
+    return smem_u32(smem + kRingBytes) + G::kParkSlot * tid;
+  }
   __device__ __forceinline__ static void park(uint32_t at, const Sources& s) {
     asm volatile("st.shared.v2.u64 [%0], {%1, %2};" ::"r"(at), "l"(s.tok), "l"(s.w[0]) : "memory");
     asm volatile("st.shared.v2.u64 [%0+16], {%1, %2};" ::"r"(at), "l"(s.w[1]), "l"(s.sf) : "memory");
@@ -325,7 +330,7 @@ struct Kernel : Geometry<W> {
   __device__ __forceinline__ static uint32_t cursor_slot(uint8_t* smem) {
     int tid;
     asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
-    return smem_u32(smem + kRingBytes) + 48 * tid + 36;
+    return park_slot(smem, tid) + 36;
   }
   __device__ __forceinline__ static void park_cursor(uint8_t* smem, int v) {
     asm volatile("st.shared.u32 [%0], %1;" ::"r"(cursor_slot(smem)), "r"(v) : "memory");
@@ -347,7 +352,7 @@ struct Kernel : Geometry<W> {
     const int steps = tile.k_step_end - tile.k_step_begin, k0 = tile.k_step_begin;
     const Sources src = sources(e.args, tokens + e.tok_offset, e.m_pad, tile, tid);
     const uint32_t full = smem_u32(ring), empty = full + 8 * kStages;
-    const uint32_t parked = smem_u32(smem + kRingBytes) + 48 * tid;
+    const uint32_t parked = park_slot(smem, tid);
     // Counted in the ring's steps (the CTA's, from g0): stage and phase of step gi, K step gi - kb.
     const int gend = g0 + steps, kb = g0 - k0;
     if constexpr (kParked) park(parked, src);
