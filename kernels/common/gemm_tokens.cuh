@@ -14,7 +14,9 @@
 
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -26,19 +28,6 @@
 
 namespace nvfp4::gemm {
 
-
-// What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
-// back to back, `chunks` 64-element chunks in all; `first` = the table's first entry, read from the
-// kernel's parameters when there is one GEMM) into `out`; and what it prefetches into L2.
-struct TokenJob {
-  const GemmEntry* entries = nullptr;
-  GemmEntry first;
-  int groups = 1;
-  int64_t chunks = 0;
-  __half* out = nullptr;
-  PrefetchPlan prefetch;
-};
-
 // One 16-element token block (thread t of a chunk's 4 holds scale block t of that chunk), as
 // fetched from global memory. live: a row below m (rows in [m, m_pad) and chunks past the end
 // decode as zeros).
@@ -46,6 +35,37 @@ struct TokenBlock {
   uint2 packed{};
   uint32_t scale = 0;
   bool live = false;
+};
+
+// What fetching a GEMM's token blocks reads of its entry, for a grouped launch that takes its
+// groups' sources from its parameters (the pre-pass, TokenJob::src; a main launch that decodes its
+// tokens itself, TokenGroups): its tokens and their
+// scales, its first chunk in the workspace (tok_offset / kTokenChunk), K, M, and the padded rows
+// and chunks per row as Divisors.
+struct TokenSource {
+  const uint8_t* a = nullptr;
+  const uint8_t* sfa = nullptr;
+  int64_t first_chunk = 0, k = 0, m = 0;
+  Divisor m_pad = 1, tok_chunks = 1;
+};
+inline TokenSource token_source(const GemmEntry& e) {
+  return TokenSource{e.args.a, e.args.sfa, e.tok_offset / kTokenChunk, e.args.k, e.args.m, e.m_pad, e.tok_chunks};
+}
+// What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
+// back to back, `chunks` 64-element chunks in all; `first` = the table's first entry, read from the
+// kernel's parameters when there is one GEMM) into `out`; and what it prefetches into L2. With at
+// most kPrepassGroups groups their token sources ride in the parameters too (`src`): a block's
+// group is then a compare of first chunks in the constant bank, no table read from global memory
+// before the token loads (docs/perf-notes.md P102); more groups scan the table.
+inline constexpr int kPrepassGroups = 16;
+struct TokenJob {
+  const GemmEntry* entries = nullptr;
+  GemmEntry first;
+  int groups = 1;
+  int64_t chunks = 0;
+  __half* out = nullptr;
+  PrefetchPlan prefetch;
+  TokenSource src[kPrepassGroups];  // groups <= kPrepassGroups
 };
 
 // Loads the group table's chunk starts (entries[g].tok_offset / kTokenChunk) into shared memory,
@@ -62,19 +82,6 @@ __device__ __forceinline__ const int64_t* load_group_chunks(const TokenJob& job,
   return shared ? starts : nullptr;
 }
 
-// What fetching a GEMM's token blocks reads of its entry, for a grouped launch that decodes its
-// tokens in the main launch (TokenGroups, from the kernel's parameters): its tokens and their
-// scales, its first chunk in the workspace (tok_offset / kTokenChunk), K, M, and the padded rows
-// and chunks per row as Divisors.
-struct TokenSource {
-  const uint8_t* a = nullptr;
-  const uint8_t* sfa = nullptr;
-  int64_t first_chunk = 0, k = 0, m = 0;
-  Divisor m_pad = 1, tok_chunks = 1;
-};
-inline TokenSource token_source(const GemmEntry& e) {
-  return TokenSource{e.args.a, e.args.sfa, e.tok_offset / kTokenChunk, e.args.k, e.args.m, e.m_pad, e.tok_chunks};
-}
 // The fields fetch_block_of reads, of an entry or a TokenSource.
 struct TokenFields {
   __device__ static const uint8_t* a(const GemmEntry& e) { return e.args.a; }
@@ -139,30 +146,6 @@ __device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32
   }
 }
 
-// kThreads threads write chunks [first_chunk, first_chunk + kThreads / 4), thread i holding the
-// block of chunk first_chunk + i / 4: decoded, assembled in `stage` (shared memory, kThreads x 32
-// bytes) and written as kThreads x 32 bytes of contiguous output with 16-byte stores (the GEMMs'
-// token regions follow each other). Every thread of the CTA calls it (one __syncthreads inside).
-template <int kThreads>
-__device__ __forceinline__ void store_token_chunks(const TokenJob& job, int64_t first_chunk, const TokenBlock& blk,
-                                                   uint4* stage) {
-  const int t = threadIdx.x & 3;
-  uint32_t h[8];
-  decode_token_block(blk, h);
-  // Fragment order within a chunk: k slots 16j + 2t (+1) hold h[2j], 16j + 8 + 2t (+1) h[2j+1],
-  // for scale block t of the chunk.
-  uint32_t* st = reinterpret_cast<uint32_t*>(stage) + (threadIdx.x >> 2) * 32;
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    st[8 * j + t] = h[2 * j];
-    st[8 * j + 4 + t] = h[2 * j + 1];
-  }
-  __syncthreads();
-  const int64_t vecs = min(int64_t{kThreads / 4}, job.chunks - first_chunk) * 8;  // 16-byte vectors here
-  uint4* dst = reinterpret_cast<uint4*>(job.out) + first_chunk * 8;
-  for (int v = threadIdx.x; v < vecs; v += kThreads) dst[v] = stage[v];
-}
-
 // Thread i of the pre-pass's grid asks L2 for spans i, i + grid, ... of the plan, one
 // `prefetch.global.L2` per 128-byte line (no registers held, nothing to wait for). The bulk form
 // (`cp.async.bulk.prefetch.L2`, one per span) held the pre-pass until its bytes had landed (P48).
@@ -176,23 +159,6 @@ __device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
     for (uintptr_t line = a & ~uintptr_t{127}; line < a + p.runs[r].bytes; line += 128)
       asm volatile("prefetch.global.L2 [%0];" ::"l"(line) : "memory");
   }
-}
-
-// The pre-pass, a launch of its own (`tensor-core`, `persistent`): one CTA per kDecodeThreads / 4
-// chunks, every thread one block. A CTA whose chunks are all padding (rows [m, m_pad)) stores
-// nothing: the workspace is zeroed when it is allocated and nothing else writes those rows, whose
-// values never reach C anyway (a token row is one output column; docs/perf-notes.md P79).
-// static: each including file gets its own copy.
-inline constexpr int kDecodeThreads = 256;
-static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
-  __shared__ uint4 stage[kDecodeThreads * 2];  // 64 chunks x 128 bytes, output order
-  __shared__ int64_t starts_smem[kMaxSharedGroups];
-  const int64_t* starts = load_group_chunks(job, starts_smem);
-  const int64_t first = static_cast<int64_t>(blockIdx.x) * (kDecodeThreads / 4);
-  const TokenBlock blk = fetch_token_block(job, starts, first + (threadIdx.x >> 2));
-  prefetch_spans(job.prefetch);  // while the token loads are in flight
-  if (!__syncthreads_or(blk.live)) return;
-  store_token_chunks<kDecodeThreads>(job, first, blk, stage);
 }
 
 // ---- the pre-pass's work inside the main launch (docs/perf-notes.md P71) ----
@@ -231,9 +197,12 @@ inline constexpr int kFuseBatch = 4;
 // count's GPU-scope fence ~1-2 us of acknowledgements to wait for: docs/perf-notes.md P90). In
 // shared memory chunk c of the warp's 8 has its 16-byte unit q at q ^ c (no bank conflicts on
 // either side); the caller fences the async proxy before that memory is copied into.
+// skip_dead (the pre-pass): chunks of padding rows are not stored (the workspace is zeroed when it
+// is allocated and nothing else writes those rows, whose values never reach C anyway: a token row
+// is one output column; docs/perf-notes.md P79).
 template <class Fetch>
 __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFuse& f, int64_t tid, int64_t threads,
-                                                   uint32_t stage = 0) {
+                                                   uint32_t stage = 0, bool skip_dead = false) {
   const int64_t blocks = f.chunks * 4;
   const int t = threadIdx.x & 3;  // == tid & 3: threads and the CTA's first thread are multiples of 4
   const int c = (threadIdx.x >> 2) & 7;  // the lane's chunk among the warp's 8
@@ -270,13 +239,14 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
                        : "r"(stage + c * 128 + (((2 * t + k) ^ c) << 4))
                        : "memory");
         __syncwarp();
-        if (b < blocks) {
+        if (b < blocks && (blk[i].live || !skip_dead)) {  // live is one value per quad (one row)
           uint4* dst = reinterpret_cast<uint4*>(f.out + (b >> 2) * (kTokenChunk / 2)) + 2 * t;
           dst[0] = v[0];
           dst[1] = v[1];
         }
       } else {
-        // Fragment order (as store_token_chunks): word 8j + 4u + t of the chunk holds h[2j + u].
+        if (skip_dead && !blk[i].live) continue;
+        // Fragment order: word 8j + 4u + t of the chunk holds h[2j + u] (as the staged path's units).
         uint32_t* dst = f.out + (b >> 2) * (kTokenChunk / 2) + t;
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
@@ -308,6 +278,38 @@ __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const 
       f, tid, threads, stage);
 }
 
+// The pre-pass, a launch of its own (`tensor-core`, `persistent`; TokenWorkspace::decode): a
+// resident grid (prepass_grid) whose threads run the fused share's loop over all the token blocks,
+// kFuseBatch loaded before any is decoded, staged through 1 KiB of shared memory per warp into
+// 16-byte stores, padding rows not stored; the L2 prefetch first (nothing waits for it). One CTA
+// per block of a 16-element token block per thread, three dependent loads before the tokens' in a
+// grouped launch, ran G=8 N=4096's pre-pass at ~0.6 TB/s (P101d, P102).
+// static: each including file gets its own copy.
+inline constexpr int kDecodeThreads = 256;
+static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
+  __shared__ alignas(16) uint4 stage[kDecodeThreads / 32][64];  // 1 KiB per warp
+  __shared__ int64_t starts_smem[kMaxSharedGroups];
+  prefetch_spans(job.prefetch);
+  const TokenFuse f{reinterpret_cast<uint32_t*>(job.out), job.chunks, nullptr};
+  const int64_t tid = int64_t{blockIdx.x} * kDecodeThreads + threadIdx.x;
+  const int64_t threads = int64_t{gridDim.x} * kDecodeThreads;
+  const auto st = static_cast<uint32_t>(__cvta_generic_to_shared(stage[threadIdx.x >> 5]));
+  if (job.groups == 1) {
+    decode_token_share([&](int64_t c) { return fetch_block_of(job.first, c); }, f, tid, threads, st, true);
+  } else if (job.groups <= kPrepassGroups) {
+    decode_token_share(
+        [&](int64_t c) {
+          int g = 0;
+          while (g + 1 < job.groups && job.src[g + 1].first_chunk <= c) ++g;
+          return fetch_block_of(job.src[g], c);
+        },
+        f, tid, threads, st, true);
+  } else {
+    const int64_t* starts = load_group_chunks(job, starts_smem);
+    decode_token_share([&](int64_t c) { return fetch_token_block(job, starts, c); }, f, tid, threads, st, true);
+  }
+}
+
 // wait_count (gemm_common.cuh) for a thread that issues TMA copies next: they read through the
 // async proxy.
 __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, unsigned long long target) {
@@ -325,10 +327,15 @@ inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
   return plan_prefetch(gemms, lp.ts.splits, kTokenChunk, budget);
 }
 
-inline void decode_tokens(const TokenJob& job, cudaStream_t stream) {
-  const int64_t threads = job.chunks * 4;
-  decode_tokens_kernel<<<static_cast<unsigned>((threads + kDecodeThreads - 1) / kDecodeThreads), kDecodeThreads, 0,
-                         stream>>>(job);
+// The pre-pass's grid for `chunks` chunks: a CTA per kFuseBatch x kDecodeThreads token blocks (one
+// batch of loads per thread), at most as many as run at once (occupancy query: prepare, untimed).
+inline int prepass_grid(int64_t chunks) {
+  const int64_t wanted = (chunks * 4 + kFuseBatch * kDecodeThreads - 1) / (kFuseBatch * kDecodeThreads);
+  return static_cast<int>(std::max<int64_t>(1, std::min(wanted, resident_ctas(decode_tokens_kernel, kDecodeThreads, 0, 1))));
+}
+
+inline void decode_tokens(const TokenJob& job, int grid, cudaStream_t stream) {
+  decode_tokens_kernel<<<static_cast<unsigned>(grid), kDecodeThreads, 0, stream>>>(job);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -348,6 +355,8 @@ struct TokenWorkspace {
   PrefetchPlan prefetch;
   DeviceBuffer arrivals;  // fuse_into_main
   TokenGroups sources;    // each GEMM's, where there are at most kMaxFuseGroups (else none)
+  TokenSource prepass_sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
+  int grid = 1;                                      // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
   TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
       : table(lp.entries, stream),
@@ -361,10 +370,23 @@ struct TokenWorkspace {
       sources.groups = groups;
       for (int g = 0; g < groups; ++g) sources.group[g] = token_source(lp.entries[g]);
     }
+    if (groups <= kPrepassGroups)
+      for (int g = 0; g < groups; ++g) prepass_sources[g] = token_source(lp.entries[g]);
+    grid = prepass_grid(chunks);
     const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
   }
-  TokenJob job() const { return TokenJob{table.get(), first, groups, chunks, data(), prefetch}; }
+  TokenJob job() const {
+    TokenJob j;
+    j.entries = table.get();
+    j.first = first;
+    j.groups = groups;
+    j.chunks = chunks;
+    j.out = data();
+    j.prefetch = prefetch;
+    std::copy(std::begin(prepass_sources), std::end(prepass_sources), j.src);
+    return j;
+  }
   // Whether a launch whose `decoders` threads can share the decode should do it (TokenFuse): as
   // `env` forces (fused|prepass, checked on every call so a bad value never passes), else where
   // each thread's share is one batch of loads (two batches or a batch of 8 measured slower than
@@ -398,7 +420,7 @@ struct TokenWorkspace {
   }
   // The pre-pass launch; none where the main launch decodes the tokens (fuse_into_main).
   void decode(cudaStream_t stream) const {
-    if (!fused()) decode_tokens(job(), stream);
+    if (!fused()) decode_tokens(job(), grid, stream);
   }
   __half* data() const { return tokens.get<__half>(); }
 };
