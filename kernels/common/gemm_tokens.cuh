@@ -68,18 +68,15 @@ struct TokenJob {
   TokenSource src[kPrepassGroups];  // groups <= kPrepassGroups
 };
 
-// Loads the group table's chunk starts (entries[g].tok_offset / kTokenChunk) into shared memory,
-// once per CTA, so that a block's group is found by a scan of shared memory rather than a chain of
-// global loads; returns where they are, or nullptr for one GEMM or more than kMaxSharedGroups
-// groups (then fetch_token_block scans the table in global memory). Every thread of the CTA calls
-// it (one __syncthreads inside).
+// Loads the group table's chunk starts (entries[g].tok_offset / kTokenChunk) into shared memory
+// (`starts`, kMaxSharedGroups entries: problem.cpp allows no more groups), once per CTA, so that a
+// chunk's group is found by a scan of shared memory rather than a chain of global loads. Every
+// thread of the CTA calls it (one __syncthreads inside).
 inline constexpr int kMaxSharedGroups = 1024;
 __device__ __forceinline__ const int64_t* load_group_chunks(const TokenJob& job, int64_t* starts) {
-  const bool shared = job.groups > 1 && job.groups <= kMaxSharedGroups;
-  if (shared)
-    for (int g = threadIdx.x; g < job.groups; g += blockDim.x) starts[g] = job.entries[g].tok_offset / kTokenChunk;
+  for (int g = threadIdx.x; g < job.groups; g += blockDim.x) starts[g] = job.entries[g].tok_offset / kTokenChunk;
   __syncthreads();
-  return shared ? starts : nullptr;
+  return starts;
 }
 
 // The fields fetch_block_of reads, of an entry or a TokenSource.
@@ -96,42 +93,36 @@ struct TokenFields {
   __device__ static int64_t m(const TokenSource& s) { return s.m; }
 };
 
-// The block of `chunk` (a chunk of the GEMM of e: a GemmEntry or a TokenSource).
+// Where `chunk` (a chunk of the GEMM of e: a GemmEntry or a TokenSource) sits in A: its row over
+// batches (r = batch * M + row) and its chunk within that row; false for a padding row (rows in
+// [m, m_pad)). 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit
+// (too_large); the divisions by multipliers computed on the host (Divisor: no division sequence
+// before the loads).
+template <class E>
+__device__ __forceinline__ bool token_place(const E& e, int64_t chunk, int64_t& r, int64_t& ch) {
+  using F = TokenFields;
+  const int local = static_cast<int>(chunk - F::first_chunk(e));
+  const int row_all = e.tok_chunks.div(local);  // over batches
+  const int b = e.m_pad.div(row_all), row = row_all - b * e.m_pad;
+  ch = local - row_all * e.tok_chunks;
+  r = int64_t{b} * F::m(e) + row;
+  return row < F::m(e);
+}
+
+// The block of `chunk` held by this thread (scale block threadIdx.x % 4 of the chunk).
 template <class E>
 __device__ __forceinline__ TokenBlock fetch_block_of(const E& e, int64_t chunk) {
   using F = TokenFields;
   TokenBlock blk;
-  const int t = threadIdx.x & 3;
   const int64_t k = F::k(e);
-  // 32-bit index arithmetic: a GEMM's chunk count, chunks per row and padded rows fit (too_large);
-  // the divisions by multipliers computed on the host (Divisor: no division sequence before the loads).
-  const int local = static_cast<int>(chunk - F::first_chunk(e));
-  const int row_all = e.tok_chunks.div(local);  // over batches
-  const int b = e.m_pad.div(row_all), row = row_all - b * e.m_pad;
-  const int64_t sb = int64_t{local - row_all * e.tok_chunks} * 4 + t;
-  if (row < F::m(e)) {
-    const int64_t r = int64_t{b} * F::m(e) + row;
+  int64_t r, ch;
+  if (token_place(e, chunk, r, ch)) {
+    const int64_t sb = ch * 4 + (threadIdx.x & 3);
     blk.packed = *reinterpret_cast<const uint2*>(F::a(e) + r * (k / 2) + sb * 8);
     blk.scale = F::sfa(e)[r * (k / 16) + sb];
     blk.live = true;
   }
   return blk;
-}
-
-__device__ __forceinline__ TokenBlock fetch_token_block(const TokenJob& job, const int64_t* starts, int64_t chunk) {
-  if (chunk >= job.chunks) return TokenBlock{};
-  // One GEMM (gemm, dual_gemm): its entry's fields are read straight from the kernel's parameters
-  // (constant bank), so nothing but the data loads waits on memory. (Selecting a reference to
-  // either it or a table entry made every field a generic load from the parameter buffer, one
-  // memory round trip before the data loads: P49.)
-  if (job.groups == 1) return fetch_block_of(job.first, chunk);
-  // Groups: a scan of the chunk starts (in shared memory where they fit).
-  int g = 0;
-  if (starts != nullptr)
-    while (g + 1 < job.groups && starts[g + 1] <= chunk) ++g;
-  else
-    while (g + 1 < job.groups && job.entries[g + 1].tok_offset / kTokenChunk <= chunk) ++g;
-  return fetch_block_of(job.entries[g], chunk);
 }
 
 // A block's 16 values a*sa as 8 half2 in the decode order (zeros where the block is not live).
@@ -143,21 +134,6 @@ __device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32
     const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
     for (int i = 0; i < 8; ++i) h[i] = fp4::hmul2_u32(h[i], unraw);  // exact: a*sa, at most 2688
-  }
-}
-
-// Thread i of the pre-pass's grid asks L2 for spans i, i + grid, ... of the plan, one
-// `prefetch.global.L2` per 128-byte line (no registers held, nothing to wait for). The bulk form
-// (`cp.async.bulk.prefetch.L2`, one per span) held the pre-pass until its bytes had landed (P48).
-__device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
-  const int64_t grid = int64_t{gridDim.x} * blockDim.x;
-  int r = 0;
-  int64_t run_first = 0;
-  for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < p.spans; i += grid) {
-    while (i >= run_first + p.runs[r].spans) run_first += p.runs[r++].spans;
-    const uintptr_t a = reinterpret_cast<uintptr_t>(p.runs[r].base + (i - run_first) * p.runs[r].stride);
-    for (uintptr_t line = a & ~uintptr_t{127}; line < a + p.runs[r].bytes; line += 128)
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(line) : "memory");
   }
 }
 
@@ -197,12 +173,9 @@ inline constexpr int kFuseBatch = 4;
 // count's GPU-scope fence ~1-2 us of acknowledgements to wait for: docs/perf-notes.md P90). In
 // shared memory chunk c of the warp's 8 has its 16-byte unit q at q ^ c (no bank conflicts on
 // either side); the caller fences the async proxy before that memory is copied into.
-// skip_dead (the pre-pass): chunks of padding rows are not stored (the workspace is zeroed when it
-// is allocated and nothing else writes those rows, whose values never reach C anyway: a token row
-// is one output column; docs/perf-notes.md P79).
 template <class Fetch>
 __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFuse& f, int64_t tid, int64_t threads,
-                                                   uint32_t stage = 0, bool skip_dead = false) {
+                                                   uint32_t stage = 0) {
   const int64_t blocks = f.chunks * 4;
   const int t = threadIdx.x & 3;  // == tid & 3: threads and the CTA's first thread are multiples of 4
   const int c = (threadIdx.x >> 2) & 7;  // the lane's chunk among the warp's 8
@@ -239,13 +212,12 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
                        : "r"(stage + c * 128 + (((2 * t + k) ^ c) << 4))
                        : "memory");
         __syncwarp();
-        if (b < blocks && (blk[i].live || !skip_dead)) {  // live is one value per quad (one row)
+        if (b < blocks) {
           uint4* dst = reinterpret_cast<uint4*>(f.out + (b >> 2) * (kTokenChunk / 2)) + 2 * t;
           dst[0] = v[0];
           dst[1] = v[1];
         }
       } else {
-        if (skip_dead && !blk[i].live) continue;
         // Fragment order: word 8j + 4u + t of the chunk holds h[2j + u] (as the staged path's units).
         uint32_t* dst = f.out + (b >> 2) * (kTokenChunk / 2) + t;
 #pragma unroll
@@ -278,35 +250,136 @@ __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const 
       f, tid, threads, stage);
 }
 
-// The pre-pass, a launch of its own (`tensor-core`, `persistent`; TokenWorkspace::decode): a
-// resident grid (prepass_grid) whose threads run the fused share's loop over all the token blocks,
-// kFuseBatch loaded before any is decoded, staged through 1 KiB of shared memory per warp into
-// 16-byte stores, padding rows not stored; the L2 prefetch first (nothing waits for it). One CTA
-// per block of a 16-element token block per thread, three dependent loads before the tokens' in a
-// grouped launch, ran G=8 N=4096's pre-pass at ~0.6 TB/s (P101d, P102).
+// ---- the pre-pass launch (`tensor-core`, `persistent`; TokenWorkspace::decode) ----
+// One 64-element chunk of tokens (four scale blocks) as fetched: 32 packed bytes (block t in bytes
+// 8t..8t+7) and the four scale bytes (block t's in byte t). live: a row below m.
+struct TokenChunk {
+  uint4 packed[2] = {};
+  uint32_t scales = 0;
+  bool live = false;
+};
+template <class E>
+__device__ __forceinline__ TokenChunk fetch_chunk_of(const E& e, int64_t chunk) {
+  using F = TokenFields;
+  TokenChunk c;
+  const int64_t k = F::k(e);
+  int64_t r, ch;
+  if (token_place(e, chunk, r, ch)) {
+    const uint4* p = reinterpret_cast<const uint4*>(F::a(e) + r * (k / 2) + ch * 32);
+    c.packed[0] = p[0];
+    c.packed[1] = p[1];
+    c.scales = *reinterpret_cast<const uint32_t*>(F::sfa(e) + r * (k / 16) + ch * 4);
+    c.live = true;
+  }
+  return c;
+}
+
+// Thread i of the pre-pass's grid asks L2 for spans i, i + grid, ... of the plan, one
+// `prefetch.global.L2` per 128-byte line (no registers held, nothing to wait for). The bulk form
+// (`cp.async.bulk.prefetch.L2`, one per span) held the pre-pass until its bytes had landed (P48).
+__device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
+  const int64_t grid = int64_t{gridDim.x} * blockDim.x;
+  int r = 0;
+  int64_t run_first = 0;
+  for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < p.spans; i += grid) {
+    while (i >= run_first + p.runs[r].spans) run_first += p.runs[r++].spans;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p.runs[r].base + (i - run_first) * p.runs[r].stride);
+    for (uintptr_t line = a & ~uintptr_t{127}; line < a + p.runs[r].bytes; line += 128)
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(line) : "memory");
+  }
+}
+
+// Every thread of the pre-pass's resident grid (prepass_grid) decodes whole chunks: chunks tid,
+// tid + threads, ... (a warp's 32 lanes hold 32 consecutive chunks), kPrepassBatch fetched before
+// any is decoded. A thread holds all four blocks of its chunk, so its 128 output bytes in fragment
+// order (16-byte unit q = h[q] of blocks 0..3) are built in registers, with one index computation
+// per chunk; the warp passes its 4 KiB through shared memory (unit q of lane L's chunk at unit
+// q ^ (L & 7) of its 128 bytes: no bank conflicts either way) so that each 16-byte store
+// instruction writes 512 contiguous bytes. Chunks of padding rows (rows [m, m_pad)) are not
+// stored: the workspace is zeroed when it is allocated and nothing else writes those rows, whose
+// values never reach C anyway (a token row is one output column; docs/perf-notes.md P79).
+// A block per thread, fused-share style, spent ~175 instructions per block, most on index and
+// group arithmetic (P102).
+inline constexpr int kPrepassBatch = 2;
+template <class Fetch>
+__device__ __forceinline__ void decode_chunks(Fetch&& fetch, const TokenJob& job, uint32_t stage) {
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const int64_t threads = int64_t{gridDim.x} * blockDim.x;
+  const int64_t warp_first = int64_t{blockIdx.x} * blockDim.x + (threadIdx.x & ~31u);
+  uint4* out = reinterpret_cast<uint4*>(job.out);
+  for (int64_t c0 = warp_first; c0 < job.chunks; c0 += kPrepassBatch * threads) {  // warp-uniform
+    TokenChunk ck[kPrepassBatch];
+#pragma unroll
+    for (int i = 0; i < kPrepassBatch; ++i)
+      if (c0 + i * threads + lane < job.chunks) ck[i] = fetch(c0 + i * threads + lane);
+#pragma unroll
+    for (int i = 0; i < kPrepassBatch; ++i) {
+      const int64_t first = c0 + i * threads;  // the warp's first chunk this round
+      if (first >= job.chunks) break;
+      const uint32_t live = __ballot_sync(0xffffffffu, ck[i].live);
+      uint32_t h[4][8];
+#pragma unroll
+      for (int t = 0; t < 4; ++t) {
+        const uint4& p = ck[i].packed[t >> 1];
+        const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
+        fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck[i].scales >> (8 * t)), h[t]);
+      }
+      const __half2 unraw = __float2half2_rn(fp4::kRawScale);
+      const uint32_t mine = stage + lane * 128;
+#pragma unroll
+      for (int q = 0; q < 8; ++q)
+        asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(mine + ((q ^ (lane & 7)) << 4)),
+                     "r"(fp4::hmul2_u32(h[0][q], unraw)), "r"(fp4::hmul2_u32(h[1][q], unraw)),
+                     "r"(fp4::hmul2_u32(h[2][q], unraw)), "r"(fp4::hmul2_u32(h[3][q], unraw))
+                     : "memory");
+      __syncwarp();
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        const int cc = 4 * j + (lane >> 3), q = lane & 7;  // unit 32j + lane of the warp's 4 KiB
+        uint4 v;
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                     : "r"(stage + cc * 128 + ((q ^ (cc & 7)) << 4))
+                     : "memory");
+        if ((live >> cc) & 1) out[(first + cc) * 8 + q] = v;
+      }
+      __syncwarp();
+    }
+  }
+}
+
+// The pre-pass kernel: the L2 prefetch first (nothing waits for it), then decode_chunks. One GEMM
+// (gemm, dual_gemm): its entry's fields come straight from the kernel's parameters (constant bank),
+// so nothing but the data loads waits on memory (P49). Groups: a chunk's group is found by a scan
+// of first chunks, in the parameters for at most kPrepassGroups groups (no table read from global
+// memory before the token loads), else in shared memory (load_group_chunks) with the entry read
+// from the table; a thread's chunks only grow, so its scan goes on from the last group.
 // static: each including file gets its own copy.
 inline constexpr int kDecodeThreads = 256;
 static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
-  __shared__ alignas(16) uint4 stage[kDecodeThreads / 32][64];  // 1 KiB per warp
+  __shared__ alignas(16) uint4 stage[kDecodeThreads / 32][256];  // 4 KiB per warp
   __shared__ int64_t starts_smem[kMaxSharedGroups];
   prefetch_spans(job.prefetch);
-  const TokenFuse f{reinterpret_cast<uint32_t*>(job.out), job.chunks, nullptr};
-  const int64_t tid = int64_t{blockIdx.x} * kDecodeThreads + threadIdx.x;
-  const int64_t threads = int64_t{gridDim.x} * kDecodeThreads;
   const auto st = static_cast<uint32_t>(__cvta_generic_to_shared(stage[threadIdx.x >> 5]));
   if (job.groups == 1) {
-    decode_token_share([&](int64_t c) { return fetch_block_of(job.first, c); }, f, tid, threads, st, true);
+    decode_chunks([&](int64_t c) { return fetch_chunk_of(job.first, c); }, job, st);
   } else if (job.groups <= kPrepassGroups) {
-    decode_token_share(
+    int g = 0;
+    decode_chunks(
         [&](int64_t c) {
-          int g = 0;
           while (g + 1 < job.groups && job.src[g + 1].first_chunk <= c) ++g;
-          return fetch_block_of(job.src[g], c);
+          return fetch_chunk_of(job.src[g], c);
         },
-        f, tid, threads, st, true);
+        job, st);
   } else {
     const int64_t* starts = load_group_chunks(job, starts_smem);
-    decode_token_share([&](int64_t c) { return fetch_token_block(job, starts, c); }, f, tid, threads, st, true);
+    int g = 0;
+    decode_chunks(
+        [&](int64_t c) {
+          while (g + 1 < job.groups && starts[g + 1] <= c) ++g;
+          return fetch_chunk_of(job.entries[g], c);
+        },
+        job, st);
   }
 }
 
@@ -327,10 +400,10 @@ inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
   return plan_prefetch(gemms, lp.ts.splits, kTokenChunk, budget);
 }
 
-// The pre-pass's grid for `chunks` chunks: a CTA per kFuseBatch x kDecodeThreads token blocks (one
+// The pre-pass's grid for `chunks` chunks: a CTA per kPrepassBatch x kDecodeThreads chunks (one
 // batch of loads per thread), at most as many as run at once (occupancy query: prepare, untimed).
 inline int prepass_grid(int64_t chunks) {
-  const int64_t wanted = (chunks * 4 + kFuseBatch * kDecodeThreads - 1) / (kFuseBatch * kDecodeThreads);
+  const int64_t wanted = (chunks + kPrepassBatch * kDecodeThreads - 1) / (kPrepassBatch * kDecodeThreads);
   return static_cast<int>(std::max<int64_t>(1, std::min(wanted, resident_ctas(decode_tokens_kernel, kDecodeThreads, 0, 1))));
 }
 
