@@ -299,8 +299,9 @@ __device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
 // stored: the workspace is zeroed when it is allocated and nothing else writes those rows, whose
 // values never reach C anyway (a token row is one output column; docs/perf-notes.md P79).
 // A block per thread, fused-share style, spent ~175 instructions per block, most on index and
-// group arithmetic (P102).
-inline constexpr int kPrepassBatch = 2;
+// group arithmetic; a chunk per thread ~75 (P102). kPrepassBatch: chunks per thread fetched before
+// any is decoded (2 measured slower: P102g).
+inline constexpr int kPrepassBatch = 1;
 template <class Fetch>
 __device__ __forceinline__ void decode_chunks(Fetch&& fetch, const TokenJob& job, uint32_t stage) {
   const int lane = static_cast<int>(threadIdx.x & 31);
@@ -352,32 +353,36 @@ __device__ __forceinline__ void decode_chunks(Fetch&& fetch, const TokenJob& job
 // (gemm, dual_gemm): its entry's fields come straight from the kernel's parameters (constant bank),
 // so nothing but the data loads waits on memory (P49). Groups: a chunk's group is found by a scan
 // of first chunks, in the parameters for at most kPrepassGroups groups (no table read from global
-// memory before the token loads), else in shared memory (load_group_chunks) with the entry read
-// from the table; a thread's chunks only grow, so its scan goes on from the last group.
-// static: each including file gets its own copy.
-inline constexpr int kDecodeThreads = 256;
+// memory before the token loads), else (kTable) in shared memory (load_group_chunks, 8 KiB that
+// the other launches do without: more CTAs fit an SM) with the entry read from the table; a
+// thread's chunks only grow, so its scan goes on from the last group. One warp per CTA, one chunk
+// per thread at a time: the shapes that P102 measured ran fastest so (a batch of two, or 8-warp
+// CTAs, left the main kernel after it 1-3 us slower; P102g). static: each including file gets its
+// own copy.
+inline constexpr int kDecodeThreads = 32;
+template <bool kTable>
 static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
   __shared__ alignas(16) uint4 stage[kDecodeThreads / 32][256];  // 4 KiB per warp
-  __shared__ int64_t starts_smem[kMaxSharedGroups];
   prefetch_spans(job.prefetch);
   const auto st = static_cast<uint32_t>(__cvta_generic_to_shared(stage[threadIdx.x >> 5]));
-  if (job.groups == 1) {
-    decode_chunks([&](int64_t c) { return fetch_chunk_of(job.first, c); }, job, st);
-  } else if (job.groups <= kPrepassGroups) {
-    int g = 0;
-    decode_chunks(
-        [&](int64_t c) {
-          while (g + 1 < job.groups && job.src[g + 1].first_chunk <= c) ++g;
-          return fetch_chunk_of(job.src[g], c);
-        },
-        job, st);
-  } else {
+  if constexpr (kTable) {
+    __shared__ int64_t starts_smem[kMaxSharedGroups];
     const int64_t* starts = load_group_chunks(job, starts_smem);
     int g = 0;
     decode_chunks(
         [&](int64_t c) {
           while (g + 1 < job.groups && starts[g + 1] <= c) ++g;
           return fetch_chunk_of(job.entries[g], c);
+        },
+        job, st);
+  } else if (job.groups == 1) {
+    decode_chunks([&](int64_t c) { return fetch_chunk_of(job.first, c); }, job, st);
+  } else {
+    int g = 0;
+    decode_chunks(
+        [&](int64_t c) {
+          while (g + 1 < job.groups && job.src[g + 1].first_chunk <= c) ++g;
+          return fetch_chunk_of(job.src[g], c);
         },
         job, st);
   }
@@ -400,15 +405,20 @@ inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
   return plan_prefetch(gemms, lp.ts.splits, kTokenChunk, budget);
 }
 
-// The pre-pass's grid for `chunks` chunks: a CTA per kPrepassBatch x kDecodeThreads chunks (one
-// batch of loads per thread), at most as many as run at once (occupancy query: prepare, untimed).
-inline int prepass_grid(int64_t chunks) {
+// The pre-pass's grid for `chunks` chunks of `groups` GEMMs: a CTA per kPrepassBatch x
+// kDecodeThreads chunks, at most as many as run at once (occupancy query: prepare, untimed).
+inline int prepass_grid(int64_t chunks, int groups) {
   const int64_t wanted = (chunks + kPrepassBatch * kDecodeThreads - 1) / (kPrepassBatch * kDecodeThreads);
-  return static_cast<int>(std::max<int64_t>(1, std::min(wanted, resident_ctas(decode_tokens_kernel, kDecodeThreads, 0, 1))));
+  const int64_t resident = groups > kPrepassGroups ? resident_ctas(decode_tokens_kernel<true>, kDecodeThreads, 0, 1)
+                                                   : resident_ctas(decode_tokens_kernel<false>, kDecodeThreads, 0, 1);
+  return static_cast<int>(std::max<int64_t>(1, std::min(wanted, resident)));
 }
 
 inline void decode_tokens(const TokenJob& job, int grid, cudaStream_t stream) {
-  decode_tokens_kernel<<<static_cast<unsigned>(grid), kDecodeThreads, 0, stream>>>(job);
+  if (job.groups > kPrepassGroups)
+    decode_tokens_kernel<true><<<static_cast<unsigned>(grid), kDecodeThreads, 0, stream>>>(job);
+  else
+    decode_tokens_kernel<false><<<static_cast<unsigned>(grid), kDecodeThreads, 0, stream>>>(job);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -445,7 +455,7 @@ struct TokenWorkspace {
     }
     if (groups <= kPrepassGroups)
       for (int g = 0; g < groups; ++g) prepass_sources[g] = token_source(lp.entries[g]);
-    grid = prepass_grid(chunks);
+    grid = prepass_grid(chunks, groups);
     const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
   }
