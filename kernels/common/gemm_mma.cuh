@@ -72,6 +72,7 @@ struct Geometry {
   static constexpr int kStageBytes = kTokBytes + kWBytes + kSfBytes;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kParkSlot = 48;  // bytes per thread: Kernel::park's sources (36), the stream-K cursor (4)
+  static constexpr int kParkCursor = 36;  // the cursor's offset in a slot (Kernel::cursor_slot), past park's
   static constexpr int kParkBytes = W == 8 ? kThreads * kParkSlot : 0;  // past the ring
   static constexpr int kBarBytes = W == 8 ? 2 * kStages * 8 : 0;   // the stream-K kernel's ring mbarriers, past that
   static constexpr int kSmemBytes = kRingBytes + kParkBytes + kBarBytes;
@@ -324,13 +325,13 @@ struct Kernel : Geometry<W> {
     s.sf = reinterpret_cast<const uint8_t*>(sf);
     return s;
   }
-  // The 8-warp stream-K kernel's cursor, parked in the thread's slot (bytes 36-39, past park's) through
+  // The 8-warp stream-K kernel's cursor, parked in the thread's slot (G::kParkCursor, past park's) through
   // main_loop_ring, which needs every register (held there, ptxas spilled 16-40 bytes, inside
   // dual_gemm's K loop). The slot's address from %tid.x read afresh, so that nothing stays live.
   __device__ __forceinline__ static uint32_t cursor_slot(uint8_t* smem) {
     int tid;
     asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
-    return park_slot(smem, tid) + 36;
+    return park_slot(smem, tid) + G::kParkCursor;
   }
   __device__ __forceinline__ static void park_cursor(uint8_t* smem, int v) {
     asm volatile("st.shared.u32 [%0], %1;" ::"r"(cursor_slot(smem)), "r"(v) : "memory");
