@@ -37,11 +37,10 @@ struct TokenBlock {
   bool live = false;
 };
 
-// What fetching a GEMM's token blocks reads of its entry, for a grouped launch that takes its
-// groups' sources from its parameters (the pre-pass, TokenJob::src; a main launch that decodes its
-// tokens itself, TokenGroups): its tokens and their
-// scales, its first chunk in the workspace (tok_offset / kTokenChunk), K, M, and the padded rows
-// and chunks per row as Divisors.
+// What fetching a GEMM's tokens reads of its entry, for a grouped launch that takes its groups'
+// sources from its parameters (the pre-pass, TokenJob::src; a main launch that decodes its tokens
+// itself, TokenGroups): its tokens and their scales, its first chunk in the workspace
+// (tok_offset / kTokenChunk), K, M, and the padded rows and chunks per row as Divisors.
 struct TokenSource {
   const uint8_t* a = nullptr;
   const uint8_t* sfa = nullptr;
@@ -51,12 +50,13 @@ struct TokenSource {
 inline TokenSource token_source(const GemmEntry& e) {
   return TokenSource{e.args.a, e.args.sfa, e.tok_offset / kTokenChunk, e.args.k, e.args.m, e.m_pad, e.tok_chunks};
 }
+
 // What the pre-pass decodes: every GEMM of `entries` (device table, `groups` entries, token regions
 // back to back, `chunks` 64-element chunks in all; `first` = the table's first entry, read from the
 // kernel's parameters when there is one GEMM) into `out`; and what it prefetches into L2. With at
-// most kPrepassGroups groups their token sources ride in the parameters too (`src`): a block's
-// group is then a compare of first chunks in the constant bank, no table read from global memory
-// before the token loads (docs/perf-notes.md P102); more groups scan the table.
+// most kPrepassGroups groups their token sources ride in the parameters too (`src`): a
+// chunk's group is then a compare of first chunks in the constant bank, no table read from global
+// memory before the token loads (docs/perf-notes.md P102); more groups scan the table.
 inline constexpr int kPrepassGroups = 16;
 struct TokenJob {
   const GemmEntry* entries = nullptr;
