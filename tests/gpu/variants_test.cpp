@@ -167,9 +167,7 @@ void check_relaunches(const char* name, const char* shape_text, const char* plan
   SCOPED_TRACE(name);
   const DeviceInfo dev = query_device(0);
   const Shape shape = parse_shape(p, shape_text);
-  const VariantInfo* v = nullptr;
-  for (const VariantInfo* x : variants_for(p))
-    if (x->name == name) v = x;
+  const VariantInfo* v = find_variant(p, name);
   ASSERT_NE(v, nullptr);
   if (!v->unsupported(dev, shape).empty()) return;  // `persistent` needs sm_90a
   Stream stream;
@@ -268,9 +266,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
   CaseSpec spec;
   spec.problem = Problem::gemm;
   spec.shape = parse_shape(Problem::gemm, "128x256x256");
-  const VariantInfo* v = nullptr;
-  for (const VariantInfo* x : variants_for(Problem::gemm))
-    if (x->name == "persistent") v = x;
+  const VariantInfo* v = find_variant(Problem::gemm, "persistent");
   ASSERT_NE(v, nullptr);
   if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
   CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
@@ -348,9 +344,7 @@ TEST(Variants, TensorCoreWarps) {
         CaseSpec spec;
         spec.problem = p;
         spec.shape = parse_shape(p, "200x1000x1024");
-        const VariantInfo* v = nullptr;
-        for (const VariantInfo* x : variants_for(p))
-          if (x->name == "tensor-core") v = x;
+        const VariantInfo* v = find_variant(p, "tensor-core");
         ASSERT_NE(v, nullptr);
         if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
         CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
@@ -394,9 +388,7 @@ TEST(Variants, TensorCoreRejectsBadKnobs) {
     CaseSpec spec;
     spec.problem = b.p;
     spec.shape = parse_shape(b.p, b.shape);
-    const VariantInfo* v = nullptr;
-    for (const VariantInfo* x : variants_for(b.p))
-      if (x->name == "tensor-core") v = x;
+    const VariantInfo* v = find_variant(b.p, "tensor-core");
     ASSERT_NE(v, nullptr);
     if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
     CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
