@@ -670,8 +670,10 @@ class MmaRunner final : public Runner {
     narrow.ts.splits = splits;
     LaunchPlan lp = narrow;
     const std::string warps = forced_choice("NVFP4_TENSOR_CORE_WARPS", {"4", "8"});
+    // The 8-warp CTA's plan (gemm and dual_gemm), for both the data-parallel and the stream-K choice.
+    LaunchPlan wide;
     if constexpr (kWideExists) {
-      const LaunchPlan wide = plan_for<8>(gemms);
+      wide = plan_for<8>(gemms);
       const auto [wsplits, wcost] = cheapest_splits<Geometry<8>>(wide, kernel_of<8>());
       if (warps == "8" || (warps.empty() && wcost < dp_cost)) {
         lp = wide;
@@ -699,10 +701,10 @@ class MmaRunner final : public Runner {
         if (warps != "4") {
           using Wide = Geometry<8>;
           const int64_t resident = resident_ctas(kernel_of<8, true>(), Wide::kThreads, Wide::kSmemBytes, 1);
-          const StreamKPlan wide = plan_stream_k(plan_for<8>(gemms), resident, kStreamKStep * kWideStep, 2 * kPeerSteps,
-                                                 2 * kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
-          if (wide.sk.ctas > 0 && wide.cost < skp.cost) {
-            skp = wide;
+          const StreamKPlan wide_sk = plan_stream_k(wide, resident, kStreamKStep * kWideStep, 2 * kPeerSteps,
+                                                    2 * kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
+          if (wide_sk.sk.ctas > 0 && wide_sk.cost < skp.cost) {
+            skp = wide_sk;
             sk_warps = 8;
           }
         }
@@ -710,7 +712,7 @@ class MmaRunner final : public Runner {
     }
     const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k");
     if (stream_k) {
-      lp = sk_warps == 8 ? plan_for<8>(gemms) : narrow;
+      lp = sk_warps == 8 ? wide : narrow;
       lp.ts.splits = 1;
       m_warps = sk_warps;
     }

@@ -437,9 +437,8 @@ struct TokenWorkspace {
   DeviceBuffer tokens;
   PrefetchPlan prefetch;
   DeviceBuffer arrivals;  // fuse_into_main
-  TokenGroups sources;    // each GEMM's, where there are at most kMaxFuseGroups (else none)
-  TokenSource prepass_sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
-  int grid = 1;                                      // the pre-pass launch's (prepass_grid)
+  TokenSource sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
+  int grid = 1;                              // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
   TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
       : table(lp.entries, stream),
@@ -449,12 +448,8 @@ struct TokenWorkspace {
         tokens(static_cast<size_t>(lp.token_elems) * sizeof(__half)) {
     // The padding rows stay zero: the pre-pass launch skips them (P79).
     CUDA_CHECK(cudaMemsetAsync(tokens.get(), 0, tokens.bytes(), stream));
-    if (groups <= kMaxFuseGroups) {
-      sources.groups = groups;
-      for (int g = 0; g < groups; ++g) sources.group[g] = token_source(lp.entries[g]);
-    }
     if (groups <= kPrepassGroups)
-      for (int g = 0; g < groups; ++g) prepass_sources[g] = token_source(lp.entries[g]);
+      for (int g = 0; g < groups; ++g) sources[g] = token_source(lp.entries[g]);
     grid = prepass_grid(chunks, groups);
     const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
@@ -467,8 +462,18 @@ struct TokenWorkspace {
     j.chunks = chunks;
     j.out = data();
     j.prefetch = prefetch;
-    std::copy(std::begin(prepass_sources), std::end(prepass_sources), j.src);
+    std::copy(std::begin(sources), std::end(sources), j.src);
     return j;
+  }
+  // A grouped main launch's TokenGroups: each GEMM's source where there are at most kMaxFuseGroups
+  // (else none).
+  TokenGroups token_groups() const {
+    TokenGroups tg;
+    if (groups <= kMaxFuseGroups) {
+      tg.groups = groups;
+      std::copy_n(sources, groups, tg.group);
+    }
+    return tg;
   }
   // Whether a launch whose `decoders` threads can share the decode should do it (TokenFuse): as
   // `env` forces (fused|prepass, checked on every call so a bad value never passes), else where

@@ -1155,7 +1155,7 @@ class WgmmaRunner final : public Runner {
   template <int C, int T, bool kGlobal = false, bool kFused = false>
   void launch(cudaStream_t stream) {
     TokenGroupsFor<kGrouped && kFused> token_groups{};
-    if constexpr (kGrouped && kFused) token_groups = m_tokens.sources;
+    if constexpr (kGrouped && kFused) token_groups = m_tokens.token_groups();
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused>, m_blocks, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, m_maps,
                      static_cast<const Maps*>(m_map_table.get<Maps>()),
