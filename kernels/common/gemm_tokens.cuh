@@ -149,6 +149,14 @@ struct TokenFuse {
   uint32_t* out = nullptr;                 // the workspace, as words of two FP16
   int64_t chunks = 0;                      // its kTokenChunk-element chunks
   unsigned long long* arrivals = nullptr;  // null: the pre-pass launch decoded the tokens
+  // Decoder CTAs in the main launch (`persistent` gemm's kStream kernel, docs/perf-notes.md P104):
+  // CTAs main_ctas.. decode the tokens group by group (kStreamSteps K steps of a rank's range);
+  // ready[s] counts the pieces (kStreamRows token rows of a group) done of the group that starts
+  // at K step s, never reset: launch n waits for (n + 1) x pieces, n from `launches`, which every
+  // main CTA's token warp counts once. null: no decoder CTAs.
+  unsigned* ready = nullptr;
+  unsigned long long* launches = nullptr;
+  int main_ctas = 0, pieces = 0, rank_groups = 0;
 };
 // A grouped launch (group_gemm, P74) fuses only with at most kMaxFuseGroups groups, whose token
 // sources then come with the parameters of its kernel (a group table in global memory would put
@@ -274,6 +282,43 @@ __device__ __forceinline__ TokenChunk fetch_chunk_of(const E& e, int64_t chunk) 
   return c;
 }
 
+// The lane's chunk `ck` decoded into fragment order through the warp's 4 KiB at `stage` (its
+// 16-byte unit q at unit q ^ (lane & 7) of the lane's 128 bytes: no bank conflicts either way),
+// then handed out as 8 rounds of 16-byte units: round j gives the lane unit q = lane % 8 of lane
+// cc = 4 j + lane / 8's chunk, store(cc, q, v). So each round's 32 units are 4 whole chunks of
+// consecutive lanes: 512 bytes wherever those chunks are contiguous in the workspace. The whole
+// warp calls it (two __syncwarp inside).
+template <class Store>
+__device__ __forceinline__ void stage_chunks(const TokenChunk& ck, uint32_t stage, int lane, Store&& store) {
+  uint32_t h[4][8];
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const uint4& p = ck.packed[t >> 1];
+    const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
+    fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck.scales >> (8 * t)), h[t]);
+  }
+  const __half2 unraw = __float2half2_rn(fp4::kRawScale);
+  const uint32_t mine = stage + lane * 128;
+#pragma unroll
+  for (int q = 0; q < 8; ++q)
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(mine + ((q ^ (lane & 7)) << 4)),
+                 "r"(fp4::hmul2_u32(h[0][q], unraw)), "r"(fp4::hmul2_u32(h[1][q], unraw)),
+                 "r"(fp4::hmul2_u32(h[2][q], unraw)), "r"(fp4::hmul2_u32(h[3][q], unraw))
+                 : "memory");
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    const int cc = 4 * j + (lane >> 3), q = lane & 7;  // unit 32j + lane of the warp's 4 KiB
+    uint4 v;
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "r"(stage + cc * 128 + ((q ^ (cc & 7)) << 4))
+                 : "memory");
+    store(cc, q, v);
+  }
+  __syncwarp();
+}
+
 // Thread i of the pre-pass's grid asks L2 for spans i, i + grid, ... of the plan, one
 // `prefetch.global.L2` per 128-byte line (no registers held, nothing to wait for). The bulk form
 // (`cp.async.bulk.prefetch.L2`, one per span) held the pre-pass until its bytes had landed (P48).
@@ -318,33 +363,9 @@ __device__ __forceinline__ void decode_chunks(Fetch&& fetch, const TokenJob& job
       const int64_t first = c0 + i * threads;  // the warp's first chunk this round
       if (first >= job.chunks) break;
       const uint32_t live = __ballot_sync(0xffffffffu, ck[i].live);
-      uint32_t h[4][8];
-#pragma unroll
-      for (int t = 0; t < 4; ++t) {
-        const uint4& p = ck[i].packed[t >> 1];
-        const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
-        fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck[i].scales >> (8 * t)), h[t]);
-      }
-      const __half2 unraw = __float2half2_rn(fp4::kRawScale);
-      const uint32_t mine = stage + lane * 128;
-#pragma unroll
-      for (int q = 0; q < 8; ++q)
-        asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(mine + ((q ^ (lane & 7)) << 4)),
-                     "r"(fp4::hmul2_u32(h[0][q], unraw)), "r"(fp4::hmul2_u32(h[1][q], unraw)),
-                     "r"(fp4::hmul2_u32(h[2][q], unraw)), "r"(fp4::hmul2_u32(h[3][q], unraw))
-                     : "memory");
-      __syncwarp();
-#pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        const int cc = 4 * j + (lane >> 3), q = lane & 7;  // unit 32j + lane of the warp's 4 KiB
-        uint4 v;
-        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                     : "r"(stage + cc * 128 + ((q ^ (cc & 7)) << 4))
-                     : "memory");
+      stage_chunks(ck[i], stage, lane, [&](int cc, int q, const uint4& v) {
         if ((live >> cc) & 1) out[(first + cc) * 8 + q] = v;
-      }
-      __syncwarp();
+      });
     }
   }
 }
@@ -395,6 +416,98 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
   asm volatile("fence.proxy.async.global;" ::: "memory");
 }
 
+// ---- decoder CTAs in the main launch (`persistent` gemm, kStream; docs/perf-notes.md P104) ----
+// A data-parallel launch of one unit per CTA that leaves SMs idle runs decoder CTAs there instead
+// of a pre-pass launch. The tokens are decoded by groups: kStreamSteps K steps of one rank's range
+// (rank s of `splits`: steps [split_k_begin(s), split_k_begin(s + 1)), its group j from step
+// begin + kStreamSteps j), each group in pieces of kStreamRows token rows (over batches), in the
+// order the ranks need them: every rank's group 0, then every rank's group 1, ... . A warp decodes
+// one piece at a time (lane 4 r + c: row r of the piece, chunk c of the group: two 16-byte loads,
+// and each 16-byte store instruction 512 contiguous bytes), counts it on ready[first step of the
+// group] after a GPU-scope fence, and has the next piece's loads in flight meanwhile.
+inline constexpr int kStreamSteps = 4, kStreamRows = 8;
+static_assert(kStreamSteps * kStreamRows == 32, "a piece is one chunk per lane");
+__device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const TokenFuse& f, int splits,
+                                                    uint32_t stage) {
+  const int lane = static_cast<int>(threadIdx.x & 31), warps = static_cast<int>(blockDim.x / 32);
+  const int warp = (static_cast<int>(blockIdx.x) - f.main_ctas) * warps + static_cast<int>(threadIdx.x / 32);
+  const int all_warps = (static_cast<int>(gridDim.x) - f.main_ctas) * warps;
+  const int items = splits * f.rank_groups * f.pieces;
+  const int k_steps = e.k_steps;
+  // Item i: piece i % pieces of group (i / pieces) / splits of rank (i / pieces) % splits; its
+  // steps [gs, ge) (gs >= ge: the rank has fewer groups, nothing to do).
+  const auto place = [&](int i, int& gs, int& ge, int& piece) {
+    piece = i % f.pieces;
+    const int q = i / f.pieces, s = q % splits, j = q / splits;
+    gs = split_k_begin(k_steps, s, splits) + kStreamSteps * j;
+    ge = min(gs + kStreamSteps, split_k_begin(k_steps, s + 1, splits));
+  };
+  const int64_t first = e.tok_offset / kTokenChunk;
+  const auto fetch = [&](int gs, int ge, int piece) {
+    const int ch = gs + (lane & 3);
+    TokenChunk c;
+    if (ch < ge) c = fetch_chunk_of(e, first + int64_t{piece * kStreamRows + lane / 4} * e.tok_chunks + ch);
+    return c;
+  };
+  uint4* out = reinterpret_cast<uint4*>(f.out);
+  int gs = 0, ge = 0, piece = 0;
+  if (warp < items) place(warp, gs, ge, piece);
+  TokenChunk ck = fetch(gs, ge, piece);
+  for (int i = warp; i < items; i += all_warps) {  // warp-uniform
+    int ngs = 0, nge = 0, npiece = 0;
+    const bool more = i + all_warps < items;
+    if (more) place(i + all_warps, ngs, nge, npiece);
+    const TokenChunk next = more ? fetch(ngs, nge, npiece) : TokenChunk{};
+    if (gs < ge) {
+      const uint32_t live = __ballot_sync(0xffffffffu, ck.live);
+      const int64_t row0 = first + int64_t{piece} * kStreamRows * e.tok_chunks + gs;
+      stage_chunks(ck, stage, lane, [&](int cc, int q, const uint4& v) {
+        if ((live >> cc) & 1) out[(row0 + int64_t{cc >> 2} * e.tok_chunks + (cc & 3)) * 8 + q] = v;
+      });
+      if (lane == 0) {  // every lane's stores are ordered before lane 0's fence by stage_chunks' __syncwarp
+        __threadfence();
+        atomicAdd(f.ready + gs, 1u);
+      }
+    }
+    ck = next;
+    gs = ngs;
+    ge = nge;
+    piece = npiece;
+  }
+}
+
+// The token-issuing warp of a main CTA (all lanes): the count that says a group is done in this
+// launch, (n + 1) x pieces for the launch's n, from one count per main CTA on f.launches.
+__device__ __forceinline__ unsigned stream_target(const TokenFuse& f) {
+  unsigned long long old = 0;
+  if ((threadIdx.x & 31) == 0) old = atomicAdd(f.launches, 1ull);
+  old = __shfl_sync(0xffffffffu, old, 0);
+  return static_cast<unsigned>((old / static_cast<unsigned long long>(f.main_ctas) + 1) *
+                               static_cast<unsigned long long>(f.pieces));
+}
+// The same warp before the token copy of step ks (of the unit's range [begin, end)): waits until
+// ks's group is done and returns the first step whose group is not known to be (lane i polls the
+// i-th group from ks's: one acquire load each, so one round trip covers 32 groups); then the async
+// proxy is fenced for the copies.
+__device__ __forceinline__ int wait_stream(const TokenFuse& f, int begin, int end, int ks, unsigned target) {
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const int g0 = begin + (ks - begin) / kStreamSteps * kStreamSteps, g = g0 + lane * kStreamSteps;
+  for (;;) {
+    bool done = true;
+    if (g < end) {
+      unsigned v;
+      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(f.ready + g) : "memory");
+      done = static_cast<int>(v - target) >= 0;
+    }
+    const unsigned open = __ballot_sync(0xffffffffu, !done);
+    if ((open & 1u) == 0) {
+      __syncwarp();  // the lanes' acquires before the copies the first lane issues next
+      asm volatile("fence.proxy.async.global;" ::: "memory");
+      return min(end, g0 + (open == 0 ? 32 : __ffs(open) - 1) * kStreamSteps);
+    }
+  }
+}
+
 // The prefetch runs of a launch planned as `lp` (prefetch_plan.hpp; K steps of kTokenChunk elements).
 inline PrefetchPlan plan_prefetch(const LaunchPlan& lp, int64_t budget) {
   std::vector<PrefetchGemm> gemms;
@@ -437,6 +550,8 @@ struct TokenWorkspace {
   DeviceBuffer tokens;
   PrefetchPlan prefetch;
   DeviceBuffer arrivals;  // fuse_into_main
+  DeviceBuffer ready, launches;  // stream_into_main
+  int stream_ctas = 0, decoder_ctas = 0, pieces = 0, rank_groups = 0;
   TokenSource sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
   int grid = 1;                              // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
@@ -480,10 +595,37 @@ struct TokenWorkspace {
   // each thread's share is one batch of loads (two batches or a batch of 8 measured slower than
   // the pre-pass launch: P71, P72). The runner still checks that its kernel can and its grid is
   // resident.
-  bool wants_fused(const char* env, int64_t decoders) const {
-    const std::string forced = forced_choice(env, {"fused", "prepass"});
+  // `streams`: `env` may also name stream (`persistent`'s knob: wants_stream; this is false then).
+  bool wants_fused(const char* env, int64_t decoders, bool streams = false) const {
+    const std::string forced = streams ? forced_choice(env, {"fused", "prepass", "stream"})
+                                       : forced_choice(env, {"fused", "prepass"});
     return forced.empty() ? chunks * 4 <= decoders * kFuseBatch : forced == "fused";
   }
+  // Whether a launch that could run `decoders` decoder CTAs beside its units (kStream; 0 where
+  // its plan cannot) should: where `env` forces stream and there is one, else (unforced) where
+  // there are at least kMinDecoderCtas. A plan that cannot keeps its token path whatever `env` says.
+  static constexpr int kMinDecoderCtas = 8;
+  static bool wants_stream(const char* env, int64_t decoders) {
+    const std::string forced = forced_choice(env, {"fused", "prepass", "stream"});
+    return forced.empty() ? decoders >= kMinDecoderCtas : forced == "stream" && decoders > 0;
+  }
+  // The main launch runs `decoders` decoder CTAs after its `main_ctas` (TokenFuse::ready): the
+  // counts of the groups' first steps (k_steps of them) and of the launches, zeroed here (prepare).
+  void stream_into_main(cudaStream_t stream, int main_ctas, int decoders, int k_steps, int splits, int rows) {
+    ready = DeviceBuffer(static_cast<size_t>(k_steps) * sizeof(unsigned));
+    launches = DeviceBuffer(sizeof(unsigned long long));
+    CUDA_CHECK(cudaMemsetAsync(ready.get(), 0, ready.bytes(), stream));
+    CUDA_CHECK(cudaMemsetAsync(launches.get(), 0, launches.bytes(), stream));
+    stream_ctas = main_ctas;
+    decoder_ctas = decoders;
+    pieces = rows / kStreamRows;
+    rank_groups = 0;
+    for (int s = 0; s < splits; ++s)
+      rank_groups = std::max(rank_groups, (split_k_begin(k_steps, s + 1, splits) - split_k_begin(k_steps, s, splits) +
+                                           kStreamSteps - 1) / kStreamSteps);
+    prefetch = PrefetchPlan{};  // no pre-pass
+  }
+  bool streamed() const { return ready.get() != nullptr; }
   // The main launch decodes the tokens itself (TokenFuse): its arrival count, zeroed here (prepare).
   void fuse_into_main(cudaStream_t stream) {
     arrivals = DeviceBuffer(sizeof(unsigned long long));
@@ -493,22 +635,36 @@ struct TokenWorkspace {
   bool fused() const { return arrivals.get() != nullptr; }
   // The main launch's TokenFuse parameter (arrivals null: the pre-pass launch decoded the tokens).
   TokenFuse fuse() const {
-    if (!fused()) return TokenFuse{};
-    return TokenFuse{reinterpret_cast<uint32_t*>(data()), chunks, arrivals.get<unsigned long long>()};
+    TokenFuse f;
+    if (fused() || streamed()) {
+      f.out = reinterpret_cast<uint32_t*>(data());
+      f.chunks = chunks;
+      f.arrivals = arrivals.get<unsigned long long>();
+    }
+    if (streamed()) {
+      f.ready = ready.get<unsigned>();
+      f.launches = launches.get<unsigned long long>();
+      f.main_ctas = stream_ctas;
+      f.pieces = pieces;
+      f.rank_groups = rank_groups;
+    }
+    return f;
   }
   // For a runner's plan(): "; the tokens decoded in the main launch", "; the pre-pass prefetches
   // each unit's first P K steps into L2 (X MB)" or "".
   std::string plan_text() const {
     if (fused()) return "; the tokens decoded in the main launch";
+    if (streamed()) return "; the tokens decoded by " + std::to_string(decoder_ctas) + " more CTAs of the main launch";
     if (prefetch.steps == 0) return "";
     char mb[32];
     std::snprintf(mb, sizeof mb, "%.1f", static_cast<double>(prefetch.bytes) / (1 << 20));
     return "; the pre-pass prefetches each unit's first " + std::to_string(prefetch.steps) + " K step" +
            (prefetch.steps == 1 ? "" : "s") + " into L2 (" + mb + " MB)";
   }
-  // The pre-pass launch; none where the main launch decodes the tokens (fuse_into_main).
+  // The pre-pass launch; none where the main launch decodes the tokens (fuse_into_main,
+  // stream_into_main).
   void decode(cudaStream_t stream) const {
-    if (!fused()) decode_tokens(job(), grid, stream);
+    if (!fused() && !streamed()) decode_tokens(job(), grid, stream);
   }
   __half* data() const { return tokens.get<__half>(); }
 };

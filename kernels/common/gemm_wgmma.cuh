@@ -364,8 +364,10 @@ __device__ __forceinline__ void static_for(F&& f) {
 // (group_gemm; group g's descriptors at table[g] in global memory).
 // kGlobal: a data-parallel split-K launch without clusters, its partial sums through L2
 // (global_split_reduce; `persistent` gemm, docs/perf-notes.md P73). kFused: group_gemm's kernel
-// that decodes the tokens itself (fusable_tokens, P74).
-template <int NB, int C, int T, class Sched, bool kGlobal = false, bool kFused = false>
+// that decodes the tokens itself (fusable_tokens, P74). kStream: gemm's kernel whose CTAs from
+// fuse.main_ctas on decode the tokens while the others run one unit each (decode_token_stream,
+// P104); its token warp waits for them group by group, in a loop of its own per issuing role.
+template <int NB, int C, int T, class Sched, bool kGlobal = false, bool kFused = false, bool kStream = false>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table,
                       const CUtensorMap* __restrict__ narrow_tok, const Sched sched, const WorkPlan wp,
@@ -412,6 +414,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   const int warpgroup = threadIdx.x / 128;
   const int splits = sched.ts.splits;
   constexpr bool kClusters = !kGlobal;  // a split tile's ranks are one cluster
+  if constexpr (kStream) {
+    static_assert(NB == 1 && std::is_same_v<Sched, SingleScheduler> && !kGlobal && !kFused,
+                  "decoder CTAs: gemm's data-parallel kernel only");
+    if (static_cast<int>(blockIdx.x) >= fuse.main_ctas) {  // a decoder CTA (whole clusters of them): no unit
+      decode_token_stream(sched.e, fuse, splits, sm90::smem_addr(ring) + (threadIdx.x / 32) * 4096);
+      return;
+    }
+  }
 
   const int issuers = sched.ts.issuers;
   if (threadIdx.x == 0) {
@@ -459,6 +469,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           __syncwarp();
         }
       }
+      [[maybe_unused]] unsigned stream_done = 0;  // kStream: the count of a decoded group in this launch
+      if constexpr (kStream) {
+        if (tok) stream_done = stream_target(fuse);
+      }
       const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
       // The stage and its `full` barrier as shared-memory addresses carried from step to step (the
       // generic pointers were converted again for every copy: docs/perf-notes.md P42); `empty` is
@@ -490,7 +504,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           const int64_t first = tile.n0 / 128 * 128 + 128 * (a % kAtomsPerB);
           atom[a] = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, tile.l);
         }
+        [[maybe_unused]] int decoded_end = tile.k_step_begin;  // kStream: the steps before it are decoded
         for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
+          if constexpr (kStream) {
+            if (tok && ks >= decoded_end)
+              decoded_end = wait_stream(fuse, tile.k_step_begin, tile.k_step_end, ks, stream_done);
+          }
           sm90::mbar_wait(full_b + kEmptyOff, phase ^ 1);
           if (leader) {
             sm90::mbar_arrive_expect_tx(full_b, tile_bytes);
@@ -523,14 +542,17 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     };
     if (role < issuers) {
       bool issued = false;
-      // group_gemm only: there the per-role loops won 2-7 % where CTAs run several units (P39). In
+      // group_gemm and gemm's kStream kernel only: in group_gemm the per-role loops won 2-7 % where
+      // CTAs run several units (P39); kStream keeps its token waits out of the other roles' loops. In
       // the gemm and dual_gemm kernels, measured under eager loading (P41), they took 3.8 % off
       // gemm 128x7168x16384 but cost the other shapes 2-4 %, and merely compiling them in cost the
       // shared loop 0.2-4.9 % (docs/perf-notes.md P39, P41).
-      if constexpr (std::is_same_v<Sched, GroupScheduler>) {
+      if constexpr (std::is_same_v<Sched, GroupScheduler> || kStream) {
         using Yes = std::true_type;
         using No = std::false_type;
-        if (issuers == 3 && sched.role_loops) {
+        bool role_loops = true;  // kStream: the token loop's waits kept out of the others (P104)
+        if constexpr (std::is_same_v<Sched, GroupScheduler>) role_loops = sched.role_loops;
+        if (issuers == 3 && role_loops) {
           issued = true;
           if (role == 0)
             issue(Yes{}, No{}, No{});
@@ -1078,9 +1100,28 @@ class WgmmaRunner final : public Runner {
     const bool fusable = kGrouped ? m_consumers == 2 && m_tok == 128 && m_tokens.groups <= kMaxFuseGroups &&
                                         fusable_tokens<NB, Sched, true>()
                                   : fusable_tokens<NB, Sched, false>();
-    if (m_tokens.wants_fused("NVFP4_PERSISTENT_TOKENS", int64_t{m_blocks} * m_consumers * 128) && fusable &&
-        !sp.stream_k && sp.one_wave)
+    // gemm, 2 x 128, data-parallel, one unit per CTA, clustered or unsplit: the SMs the launch
+    // leaves idle run decoder CTAs instead of a pre-pass (kStream, P104), in whole clusters, where
+    // TokenWorkspace::wants_stream says so (NVFP4_PERSISTENT_TOKENS=fused|prepass|stream forces
+    // the token path; other plans and problems keep theirs whatever it says).
+    int decoders = 0;
+    if constexpr (NB == 1 && !kGrouped) {
+      if (m_consumers == 2 && m_tok == 128 && !sp.stream_k && !m_global && sp.one_wave && sp.units == sp.blocks) {
+        using Cf = Cfg<2, 128>;
+        const int splits = m_sched.ts.splits;
+        const int64_t resident = resident_ctas(wgmma_gemm_kernel<NB, 2, 128, Sched, false, false, true>,
+                                               Cf::kThreads, Cf::kSmemBytes, splits);
+        decoders = static_cast<int>(std::max<int64_t>(0, resident - m_blocks) / splits * splits);
+      }
+    }
+    if (TokenWorkspace::wants_stream("NVFP4_PERSISTENT_TOKENS", decoders)) {
+      const GemmEntry& e = sp.lp.entries.at(0);
+      m_tokens.stream_into_main(stream, m_blocks, decoders, e.k_steps, m_sched.ts.splits,
+                                static_cast<int>(e.args.l * e.m_pad));
+    } else if (m_tokens.wants_fused("NVFP4_PERSISTENT_TOKENS", int64_t{m_blocks} * m_consumers * 128, true) &&
+               fusable && !sp.stream_k && sp.one_wave) {
       m_tokens.fuse_into_main(stream);
+    }
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
       if (m_tokens.fused()) {  // the fused kernel's shared-memory limit raised (resident_ctas), its residency checked
         using Cf = Cfg<2, 128>;
@@ -1102,6 +1143,7 @@ class WgmmaRunner final : public Runner {
     m_tokens.decode(stream);
     if constexpr (NB == 1 && !kGrouped) {
       if (m_global) return launch<2, 128, true>(stream);
+      if (m_tokens.streamed()) return launch<2, 128, false, false, true>(stream);
     }
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
       if (m_tokens.fused()) return launch<2, 128, false, true>(stream);
@@ -1152,11 +1194,12 @@ class WgmmaRunner final : public Runner {
     if (tokens == 256) return held_rows(256, Cfg<2, 256>::kStageBytes, 2);
     return consumers == 3 ? held_rows(128, Cfg<3, 128>::kStageBytes, 3) : held_rows(128, Cfg<2, 128>::kStageBytes, 2);
   }
-  template <int C, int T, bool kGlobal = false, bool kFused = false>
+  template <int C, int T, bool kGlobal = false, bool kFused = false, bool kStream = false>
   void launch(cudaStream_t stream) {
     TokenGroupsFor<kGrouped && kFused> token_groups{};
     if constexpr (kGrouped && kFused) token_groups = m_tokens.token_groups();
-    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused>, m_blocks, Cfg<C, T>::kThreads,
+    const int64_t grid = m_blocks + (kStream ? m_tokens.decoder_ctas : 0);
+    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream>, grid, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, m_maps,
                      static_cast<const Maps*>(m_map_table.get<Maps>()),
                      static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan,

@@ -139,15 +139,18 @@ TEST(Variants, PersistentEveryIssuerCount) {
 // plan allows it (TokenFuse, docs/perf-notes.md P71: several batches per thread on the long-K edge
 // shapes; the default runs above fuse where one batch suffices): gemm for both, dual_gemm for
 // `tensor-core`, group_gemm for `persistent` in 2 x 128 (P74; `persistent` dual_gemm, and
-// group_gemm in the other CTA shapes, keep the pre-pass whatever the knob says).
+// group_gemm in the other CTA shapes, keep the pre-pass whatever the knob says); and for
+// `persistent` gemm by decoder CTAs beside the units (P104: 2 x 128 plans of one unit per CTA
+// with an SM to spare; the others keep their token path).
 TEST(Variants, TokenModes) {
-  for (const char* tokens : {"prepass", "fused"}) {
+  for (const char* tokens : {"prepass", "fused", "stream"}) {
     for (const char* cta : {"2x128", "3x128", "2x256"}) {
       SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_TOKENS={} NVFP4_PERSISTENT_CTA={}", tokens, cta));
       const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", tokens), e2("NVFP4_PERSISTENT_CTA", cta);
       for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
         check_all_variants(p, test_cases(p), "persistent");
     }
+    if (std::string(tokens) == "stream") continue;  // `persistent` gemm only (decoder CTAs, P104)
     SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_TOKENS={}", tokens));
     const ScopedEnv e("NVFP4_TENSOR_CORE_TOKENS", tokens);
     for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "tensor-core");
@@ -205,6 +208,19 @@ TEST(Variants, FusedTokensRelaunch) {
     check_relaunches(name, "256x1024x2048x2", "decoded in the main launch");
   const ScopedEnv e3("NVFP4_PERSISTENT_CTA", "2x128"), e4("NVFP4_PERSISTENT_SCHED", "data");  // where group_gemm fuses (P74)
   check_relaunches("persistent", "40x512x512,200x768x1024,1x256x256", "decoded in the main launch", Problem::group_gemm);
+}
+
+// `persistent` gemm's tokens decoded by decoder CTAs of the main launch (P104: never-reset counts
+// per group of K steps and of launches), unsplit and in 2 and 3 ranks (3: ranks of 10 and 11 K
+// steps, so groups that do not start at multiples of 4), M not a multiple of the tile.
+TEST(Variants, StreamTokensRelaunch) {
+  const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "stream"), e2("NVFP4_PERSISTENT_CTA", "2x128");
+  for (const char* splits : {"1", "2", "3"}) {
+    SCOPED_TRACE(fmt::format("splits {}", splits));
+    const ScopedEnv e3("NVFP4_PERSISTENT_SPLITS", splits);
+    check_relaunches("persistent", "256x1024x2048x2", "more CTAs of the main launch");
+    check_relaunches("persistent", "200x768x2048", "more CTAs of the main launch");
+  }
 }
 
 // `persistent` gemm's split-K through L2 (global_split_reduce: a never-reset count per tile), with
@@ -283,7 +299,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number", nullptr},
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256", nullptr},
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k", nullptr},
-             {"NVFP4_PERSISTENT_TOKENS", "inline", "fused or prepass", nullptr},
+             {"NVFP4_PERSISTENT_TOKENS", "inline", "fused, prepass or stream", nullptr},
              {"NVFP4_PERSISTENT_SPLITS", "9", "from 0 to 8", nullptr},
              {"NVFP4_PERSISTENT_REDUCE", "l2", "cluster or global", nullptr},
              {"NVFP4_PERSISTENT_SPLITS", "5", "more splits than the fewest K steps", nullptr},
