@@ -214,7 +214,8 @@ TEST(Variants, FusedTokensRelaunch) {
 // per group of K steps and of launches), unsplit and in 2 and 3 ranks (3: ranks of 10 and 11 K
 // steps, so groups that do not start at multiples of 4), M not a multiple of the tile.
 TEST(Variants, StreamTokensRelaunch) {
-  const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "stream"), e2("NVFP4_PERSISTENT_CTA", "2x128");
+  const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "stream"), e2("NVFP4_PERSISTENT_CTA", "2x128"),
+      e4("NVFP4_PERSISTENT_SCHED", "data"), e5("NVFP4_PERSISTENT_REDUCE", "cluster");
   for (const char* splits : {"1", "2", "3"}) {
     SCOPED_TRACE(fmt::format("splits {}", splits));
     const ScopedEnv e3("NVFP4_PERSISTENT_SPLITS", splits);
