@@ -1096,7 +1096,7 @@ class WgmmaRunner final : public Runner {
     }
     // gemm, and group_gemm in 2 x 128 (a kernel of its own, P74), data-parallel, the whole grid
     // resident: the consumers of the main launch decode the tokens (TokenFuse, docs/perf-notes.md
-    // P71) where TokenWorkspace::wants_fused says so; NVFP4_PERSISTENT_TOKENS=fused|prepass forces it.
+    // P71) where TokenWorkspace::wants_fused says so and no decoder CTAs do (below).
     const bool fusable = kGrouped ? m_consumers == 2 && m_tok == 128 && m_tokens.groups <= kMaxFuseGroups &&
                                         fusable_tokens<NB, Sched, true>()
                                   : fusable_tokens<NB, Sched, false>();
