@@ -157,6 +157,10 @@ struct TokenFuse {
   unsigned* ready = nullptr;
   unsigned long long* launches = nullptr;
   int main_ctas = 0, pieces = 0, rank_groups = 0;
+  // The first local_groups groups of every rank are decoded by each main CTA's consumers into its
+  // own ring (decode_local_tokens, P105), not by the decoder CTAs, whose work starts at group
+  // local_groups.
+  int local_groups = 0;
 };
 // A grouped launch (group_gemm, P74) fuses only with at most kMaxFuseGroups groups, whose token
 // sources then come with the parameters of its kernel (a group table in global memory would put
@@ -432,13 +436,13 @@ __device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const To
   const int lane = static_cast<int>(threadIdx.x & 31), warps = static_cast<int>(blockDim.x / 32);
   const int warp = (static_cast<int>(blockIdx.x) - f.main_ctas) * warps + static_cast<int>(threadIdx.x / 32);
   const int all_warps = (static_cast<int>(gridDim.x) - f.main_ctas) * warps;
-  const int items = splits * f.rank_groups * f.pieces;
+  const int items = splits * max(f.rank_groups - f.local_groups, 0) * f.pieces;
   const int k_steps = e.k_steps;
-  // Item i: piece i % pieces of group (i / pieces) / splits of rank (i / pieces) % splits; its
-  // steps [gs, ge) (gs >= ge: the rank has fewer groups, nothing to do).
+  // Item i: piece i % pieces of group (i / pieces) / splits + local_groups of rank (i / pieces) %
+  // splits; its steps [gs, ge) (gs >= ge: the rank has fewer groups, nothing to do).
   const auto place = [&](int i, int& gs, int& ge, int& piece) {
     piece = i % f.pieces;
-    const int q = i / f.pieces, s = q % splits, j = q / splits;
+    const int q = i / f.pieces, s = q % splits, j = q / splits + f.local_groups;
     gs = split_k_begin(k_steps, s, splits) + kStreamSteps * j;
     ge = min(gs + kStreamSteps, split_k_begin(k_steps, s + 1, splits));
   };
@@ -473,6 +477,61 @@ __device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const To
     gs = ngs;
     ge = nge;
     piece = npiece;
+  }
+}
+
+// A main CTA's own first groups (kStream, TokenFuse::local_groups; docs/perf-notes.md P105): the
+// token tiles of its unit's first `steps` K steps [k0, k0 + steps), decoded by its kThreads
+// consumer threads straight into ring stages 0 .. steps - 1, where the token copies would have put
+// them: chunk (row r of the tile, step d) in fragment order (as stage_chunks: unit q of the chunk
+// is h[0..3][q]) at stage d + r x 128 bytes, its unit q at q ^ r % 8 (TMA's 128-byte swizzle; the
+// stages are 1024-byte aligned), rows past M zero. kThreads / kRows threads per row, thread
+// kRows i + r holding row r's steps i, i + kThreads / kRows, ...; every load issued before any is
+// decoded. The caller fences the async proxy (wgmma reads these stages) and syncs the consumers.
+template <int kThreads, int kRows, int kMaxSteps>
+__device__ __forceinline__ void decode_local_tokens(const GemmEntry& e, const Tile& tile, int steps, uint32_t ring,
+                                                    uint32_t stage_bytes, int tid) {
+  constexpr int kPerRow = kThreads / kRows, kPer = kMaxSteps / kPerRow;  // threads per row, steps per thread
+  static_assert(kThreads % kRows == 0 && kMaxSteps % kPerRow == 0, "whole rows, whole steps");
+  const int r = tid % kRows, d0 = tid / kRows;
+  const int64_t m = e.args.m, k = e.args.k, row = tile.m0 + r;
+  const bool live = row < m;
+  TokenChunk ck[kPer];
+  if (live) {
+    const int64_t src = int64_t{tile.l} * m + row;
+    const uint8_t* a = e.args.a + src * (k / 2) + int64_t{tile.k_step_begin + d0} * 32;
+    const uint8_t* sf = e.args.sfa + src * (k / 16) + int64_t{tile.k_step_begin + d0} * 4;
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) {
+      if (d0 + kPerRow * i >= steps) break;
+      const uint4* p = reinterpret_cast<const uint4*>(a + 32 * kPerRow * i);
+      ck[i].packed[0] = p[0];
+      ck[i].packed[1] = p[1];
+      ck[i].scales = *reinterpret_cast<const uint32_t*>(sf + 4 * kPerRow * i);
+    }
+  }
+  const __half2 unraw = __float2half2_rn(fp4::kRawScale);
+#pragma unroll
+  for (int i = 0; i < kPer; ++i) {
+    const int d = d0 + kPerRow * i;
+    if (d >= steps) break;
+    uint32_t h[4][8] = {};
+    if (live) {
+#pragma unroll
+      for (int t = 0; t < 4; ++t) {
+        const uint4& p = ck[i].packed[t >> 1];
+        const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
+        fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck[i].scales >> (8 * t)), h[t]);
+#pragma unroll
+        for (int q = 0; q < 8; ++q) h[t][q] = fp4::hmul2_u32(h[t][q], unraw);
+      }
+    }
+    const uint32_t base = ring + d * stage_bytes + r * 128;
+#pragma unroll
+    for (int q = 0; q < 8; ++q)
+      asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(base + ((q ^ (r & 7)) << 4)), "r"(h[0][q]),
+                   "r"(h[1][q]), "r"(h[2][q]), "r"(h[3][q])
+                   : "memory");
   }
 }
 
@@ -551,7 +610,7 @@ struct TokenWorkspace {
   PrefetchPlan prefetch;
   DeviceBuffer arrivals;  // fuse_into_main
   DeviceBuffer ready, launches;  // stream_into_main
-  int stream_ctas = 0, decoder_ctas = 0, pieces = 0, rank_groups = 0;
+  int stream_ctas = 0, decoder_ctas = 0, pieces = 0, rank_groups = 0, local_groups = 0;
   TokenSource sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
   int grid = 1;                              // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
@@ -611,13 +670,16 @@ struct TokenWorkspace {
   }
   // The main launch runs `decoders` decoder CTAs after its `main_ctas` (TokenFuse::ready): the
   // counts of the groups' first steps (k_steps of them) and of the launches, zeroed here (prepare).
-  void stream_into_main(cudaStream_t stream, int main_ctas, int decoders, int k_steps, int splits, int rows) {
+  // Each main CTA decodes its rank's first `local` groups itself (TokenFuse::local_groups).
+  void stream_into_main(cudaStream_t stream, int main_ctas, int decoders, int k_steps, int splits, int rows,
+                        int local) {
     ready = DeviceBuffer(static_cast<size_t>(k_steps) * sizeof(unsigned));
     launches = DeviceBuffer(sizeof(unsigned long long));
     CUDA_CHECK(cudaMemsetAsync(ready.get(), 0, ready.bytes(), stream));
     CUDA_CHECK(cudaMemsetAsync(launches.get(), 0, launches.bytes(), stream));
     stream_ctas = main_ctas;
     decoder_ctas = decoders;
+    local_groups = local;
     pieces = rows / kStreamRows;
     rank_groups = 0;
     for (int s = 0; s < splits; ++s)
@@ -647,6 +709,7 @@ struct TokenWorkspace {
       f.main_ctas = stream_ctas;
       f.pieces = pieces;
       f.rank_groups = rank_groups;
+      f.local_groups = local_groups;
     }
     return f;
   }
@@ -654,7 +717,10 @@ struct TokenWorkspace {
   // each unit's first P K steps into L2 (X MB)" or "".
   std::string plan_text() const {
     if (fused()) return "; the tokens decoded in the main launch";
-    if (streamed()) return "; the tokens decoded by " + std::to_string(decoder_ctas) + " more CTAs of the main launch";
+    if (streamed())
+      return "; the tokens decoded by " + std::to_string(decoder_ctas) + " more CTAs of the main launch" +
+             (local_groups > 0 ? " (each CTA's first " + std::to_string(local_groups * kStreamSteps) + " K steps by itself)"
+                               : "");
     if (prefetch.steps == 0) return "";
     char mb[32];
     std::snprintf(mb, sizeof mb, "%.1f", static_cast<double>(prefetch.bytes) / (1 << 20));

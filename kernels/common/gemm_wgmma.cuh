@@ -104,6 +104,10 @@ inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
 // Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22, P23).
 inline constexpr int kIssuers = 3;
+// gemm's decoder-CTA plans (kStream): groups of kStreamSteps K steps at the start of each CTA's
+// unit whose tokens its consumers decode into its ring themselves (TokenFuse::local_groups,
+// docs/perf-notes.md P105).
+inline constexpr int kLocalGroups = 2;
 // group_gemm: a partly filled token tile runs its K loop on wgmmas as wide as its live tokens
 // allow (narrow_width; GroupScheduler::narrow; docs/perf-notes.md P62, P78), and where CTAs run
 // several units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the
@@ -424,6 +428,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   }
 
   const int issuers = sched.ts.issuers;
+  // kStream: the K steps of its unit whose tokens each CTA decodes itself (TokenFuse::local_groups,
+  // P105); only where the tokens have an issuing warp of their own (2 or 3 issuers).
+  [[maybe_unused]] const int stream_local_steps = kStream && issuers >= 2 ? fuse.local_groups * kStreamSteps : 0;
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       sm90::mbar_init(&full[s], issuers);  // each issuing thread announces its bytes
@@ -470,8 +477,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         }
       }
       [[maybe_unused]] unsigned stream_done = 0;  // kStream: the count of a decoded group in this launch
+      [[maybe_unused]] int local_steps = 0;       // kStream: the first unit's steps the consumers decode
       if constexpr (kStream) {
         if (tok) stream_done = stream_target(fuse);
+        local_steps = stream_local_steps;
       }
       const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
       // The stage and its `full` barrier as shared-memory addresses carried from step to step (the
@@ -504,8 +513,30 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           const int64_t first = tile.n0 / 128 * 128 + 128 * (a % kAtomsPerB);
           atom[a] = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, tile.l);
         }
-        [[maybe_unused]] int decoded_end = tile.k_step_begin;  // kStream: the steps before it are decoded
-        for (int ks = tile.k_step_begin; ks < tile.k_step_end; ++ks) {
+        int ks = tile.k_step_begin;
+        [[maybe_unused]] int decoded_end = ks;  // kStream: the steps before it are decoded
+        if constexpr (kStream) {
+          // The CTA's first unit's first local_steps steps: the consumers decode their tokens into
+          // the ring themselves (P105), so their `full` barriers complete without a token copy.
+          if (tok && !w && !sf && local_steps > 0) {
+            for (const int local_end = std::min(ks + local_steps, tile.k_step_end); ks < local_end; ++ks) {
+              sm90::mbar_wait(full_b + kEmptyOff, phase ^ 1);
+              if (leader) sm90::mbar_arrive(full_b);
+              __syncwarp();
+              st += kStageBytes;
+              full_b += 8;
+              if (++s == kStages) {
+                s = 0;
+                phase ^= 1;
+                st -= kRingBytes;
+                full_b -= kEmptyOff;
+              }
+            }
+            decoded_end = ks;
+            local_steps = 0;
+          }
+        }
+        for (; ks < tile.k_step_end; ++ks) {
           if constexpr (kStream) {
             if (tok && ks >= decoded_end)
               decoded_end = wait_stream(fuse, tile.k_step_begin, tile.k_step_end, ks, stream_done);
@@ -596,6 +627,20 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         tokens_target = count_arrival(fuse.arrivals, gridDim.x);
         sm90::mbar_arrive(&tokens_counted);
       }
+    }
+  }
+  if constexpr (kStream) {
+    if (stream_local_steps > 0) {  // the first unit's first steps' tokens, into ring stages 0.. (P105)
+      static_assert(C == 2 && T == 128, "decode_local_tokens<256, 128, ...>");
+      WorkCursor c0 = work_start(wp);
+      Tile t0;
+      if (next_work(sched, wp, c0, t0)) {
+        decode_local_tokens<kConsumers * 128, T, kStages>(
+            sched.e, t0, std::min(stream_local_steps, t0.k_step_end - t0.k_step_begin), sm90::smem_addr(ring),
+            kStageBytes, ctid);
+        sm90::fence_proxy_async_smem();  // the stores, then wgmma's reads of them
+      }
+      consumers_sync();
     }
   }
   // The consumer's place in the ring, as shared-memory addresses that advance with the stage: its
@@ -1114,10 +1159,15 @@ class WgmmaRunner final : public Runner {
         decoders = static_cast<int>(std::max<int64_t>(0, resident - m_blocks) / splits * splits);
       }
     }
+    // With decoder CTAs each main CTA decodes its first groups' tokens into its ring itself (P105)
+    // where its tokens have an issuing warp of their own; NVFP4_PERSISTENT_LOCAL_GROUPS forces how
+    // many (0 to 2: 8 K steps fill the 2 x 128 ring), checked on every gemm plan.
+    static_assert(2 * kStreamSteps <= Cfg<2, 128>::kStages, "two local groups fit the ring");
+    const int local_groups = NB == 1 && !kGrouped ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kLocalGroups) : 0;
     if (TokenWorkspace::wants_stream("NVFP4_PERSISTENT_TOKENS", decoders)) {
       const GemmEntry& e = sp.lp.entries.at(0);
       m_tokens.stream_into_main(stream, m_blocks, decoders, e.k_steps, m_sched.ts.splits,
-                                static_cast<int>(e.args.l * e.m_pad));
+                                static_cast<int>(e.args.l * e.m_pad), m_sched.ts.issuers >= 2 ? local_groups : 0);
     } else if (m_tokens.wants_fused("NVFP4_PERSISTENT_TOKENS", int64_t{m_blocks} * m_consumers * 128, true) &&
                fusable && !sp.stream_k && sp.one_wave) {
       m_tokens.fuse_into_main(stream);

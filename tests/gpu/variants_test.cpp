@@ -212,16 +212,19 @@ TEST(Variants, FusedTokensRelaunch) {
 
 // `persistent` gemm's tokens decoded by decoder CTAs of the main launch (P104: never-reset counts
 // per group of K steps and of launches), unsplit and in 2 and 3 ranks (3: ranks of 10 and 11 K
-// steps, so groups that do not start at multiples of 4), M not a multiple of the tile.
+// steps, so groups that do not start at multiples of 4), M not a multiple of the tile; each CTA
+// decoding none, one or two of its first groups itself (P105; K = 256: ranks shorter than that).
 TEST(Variants, StreamTokensRelaunch) {
   const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "stream"), e2("NVFP4_PERSISTENT_CTA", "2x128"),
       e4("NVFP4_PERSISTENT_SCHED", "data"), e5("NVFP4_PERSISTENT_REDUCE", "cluster");
-  for (const char* splits : {"1", "2", "3"}) {
-    SCOPED_TRACE(fmt::format("splits {}", splits));
-    const ScopedEnv e3("NVFP4_PERSISTENT_SPLITS", splits);
-    check_relaunches("persistent", "256x1024x2048x2", "more CTAs of the main launch");
-    check_relaunches("persistent", "200x768x2048", "more CTAs of the main launch");
-  }
+  for (const char* local : {"0", "1", "2"})
+    for (const char* splits : {"1", "2", "3"}) {
+      SCOPED_TRACE(fmt::format("splits {} local groups {}", splits, local));
+      const ScopedEnv e3("NVFP4_PERSISTENT_SPLITS", splits), e6("NVFP4_PERSISTENT_LOCAL_GROUPS", local);
+      check_relaunches("persistent", "256x1024x2048x2", "more CTAs of the main launch");
+      check_relaunches("persistent", "200x768x2048", "more CTAs of the main launch");
+      if (splits[0] == '1') check_relaunches("persistent", "130x512x256", "more CTAs of the main launch");
+    }
 }
 
 // `persistent` gemm's split-K through L2 (global_split_reduce: a never-reset count per tile), with
@@ -301,6 +304,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256", nullptr},
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k", nullptr},
              {"NVFP4_PERSISTENT_TOKENS", "inline", "fused, prepass or stream", nullptr},
+             {"NVFP4_PERSISTENT_LOCAL_GROUPS", "3", "from 0 to 2", nullptr},
              {"NVFP4_PERSISTENT_SPLITS", "9", "from 0 to 8", nullptr},
              {"NVFP4_PERSISTENT_REDUCE", "l2", "cluster or global", nullptr},
              {"NVFP4_PERSISTENT_SPLITS", "5", "more splits than the fewest K steps", nullptr},
