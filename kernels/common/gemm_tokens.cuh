@@ -481,62 +481,58 @@ __device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const To
 }
 
 // A main CTA's own first groups (kStream, TokenFuse::local_groups; docs/perf-notes.md P105): the
-// token tiles of its unit's first `steps` K steps [k0, k0 + steps) (at most kMaxSteps), decoded by
-// its kThreads consumer threads straight into ring stages 0 .. steps - 1, where the token copies
-// would have put them: chunk (row r of the tile, step d) in fragment order (as stage_chunks: unit q
-// of the chunk holds block t's h[q] in word t) at stage d + r x 128 bytes, its unit q at q ^ r % 8
-// (TMA's 128-byte swizzle; the stages are 1024-byte aligned), rows past M zero. Every CTA of a rank
-// reads the same tokens, so what they cost is L2 requests: the loads are coalesced by rows, 8
-// threads per 128-byte line of a row (4 steps' packed bytes; lane j: step j / 2, half j % 2: 16
-// packed bytes and 2 scale bytes, i.e. scale blocks 2 (j % 2) and 2 (j % 2) + 1), every pass's
-// loads issued before any is decoded; each thread then writes its 8 bytes of each of the chunk's
-// 8 units. (A thread per chunk, 32 rows per load instruction, took twice the L2 requests and, for
-// 8 steps, ~1.7 us longer: P105.) The caller fences the async proxy and syncs the consumers.
+// token tiles of its unit's first `steps` K steps [k0, k0 + steps), decoded by its kThreads
+// consumer threads straight into ring stages 0 .. steps - 1, where the token copies would have put
+// them: chunk (row r of the tile, step d) in fragment order (as stage_chunks: unit q of the chunk
+// is h[0..3][q]) at stage d + r x 128 bytes, its unit q at q ^ r % 8 (TMA's 128-byte swizzle; the
+// stages are 1024-byte aligned), rows past M zero. kThreads / kRows threads per row, thread
+// kRows i + r holding row r's steps i, i + kThreads / kRows, ...; every load issued before any is
+// decoded. (Loads coalesced by rows instead, 8 threads per 128-byte line and half the L2
+// requests, were slower: 4 steps stored ~1.4 us later, P105.) The caller fences the async proxy
+// (wgmma reads these stages) and syncs the consumers.
 template <int kThreads, int kRows, int kMaxSteps>
 __device__ __forceinline__ void decode_local_tokens(const GemmEntry& e, const Tile& tile, int steps, uint32_t ring,
                                                     uint32_t stage_bytes, int tid) {
-  constexpr int kLines = (kMaxSteps + 3) / 4, kPerPass = kThreads / 8;  // a row's lines, lines per pass
-  constexpr int kPasses = kRows * kLines / kPerPass;
-  static_assert(kThreads % 8 == 0 && kRows * kLines % kPerPass == 0, "whole passes");
-  const int lane8 = tid % 8, hf = lane8 % 2;
-  const int64_t m = e.args.m, k = e.args.k;
-  uint4 packed[kPasses];
-  uint32_t scale[kPasses];
-  const auto place = [&](int p, int& r, int& d) {  // pass p: row r, step d
-    const int item = tid / 8 + kPerPass * p;
-    r = item % kRows;
-    d = 4 * (item / kRows) + lane8 / 2;
-  };
+  constexpr int kPerRow = kThreads / kRows, kPer = kMaxSteps / kPerRow;  // threads per row, steps per thread
+  static_assert(kThreads % kRows == 0 && kMaxSteps % kPerRow == 0, "whole rows, whole steps");
+  const int r = tid % kRows, d0 = tid / kRows;
+  const int64_t m = e.args.m, k = e.args.k, row = tile.m0 + r;
+  const bool live = row < m;
+  TokenChunk ck[kPer];
+  if (live) {
+    const int64_t src = int64_t{tile.l} * m + row;
+    const uint8_t* a = e.args.a + src * (k / 2) + int64_t{tile.k_step_begin + d0} * 32;
+    const uint8_t* sf = e.args.sfa + src * (k / 16) + int64_t{tile.k_step_begin + d0} * 4;
 #pragma unroll
-  for (int p = 0; p < kPasses; ++p) {
-    int r, d;
-    place(p, r, d);
-    packed[p] = make_uint4(0, 0, 0, 0);
-    scale[p] = 0;
-    if (d < steps && tile.m0 + r < m) {
-      const int64_t src = int64_t{tile.l} * m + tile.m0 + r, ks = tile.k_step_begin + d;
-      packed[p] = *reinterpret_cast<const uint4*>(e.args.a + src * (k / 2) + ks * 32 + hf * 16);
-      scale[p] = *reinterpret_cast<const uint16_t*>(e.args.sfa + src * (k / 16) + ks * 4 + hf * 2);
+    for (int i = 0; i < kPer; ++i) {
+      if (d0 + kPerRow * i >= steps) break;
+      const uint4* p = reinterpret_cast<const uint4*>(a + 32 * kPerRow * i);
+      ck[i].packed[0] = p[0];
+      ck[i].packed[1] = p[1];
+      ck[i].scales = *reinterpret_cast<const uint32_t*>(sf + 4 * kPerRow * i);
     }
   }
   const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
-  for (int p = 0; p < kPasses; ++p) {
-    int r, d;
-    place(p, r, d);
-    if (d >= steps) continue;
-    uint32_t h[2][8];  // zero scales decode to zeros: rows past M
+  for (int i = 0; i < kPer; ++i) {
+    const int d = d0 + kPerRow * i;
+    if (d >= steps) break;
+    uint32_t h[4][8] = {};
+    if (live) {
 #pragma unroll
-    for (int b = 0; b < 2; ++b) {
-      const uint2 blk = b ? make_uint2(packed[p].z, packed[p].w) : make_uint2(packed[p].x, packed[p].y);
-      fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(scale[p] >> (8 * b)), h[b]);
+      for (int t = 0; t < 4; ++t) {
+        const uint4& p = ck[i].packed[t >> 1];
+        const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
+        fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck[i].scales >> (8 * t)), h[t]);
 #pragma unroll
-      for (int q = 0; q < 8; ++q) h[b][q] = fp4::hmul2_u32(h[b][q], unraw);
+        for (int q = 0; q < 8; ++q) h[t][q] = fp4::hmul2_u32(h[t][q], unraw);
+      }
     }
-    const uint32_t base = ring + d * stage_bytes + r * 128 + hf * 8;
+    const uint32_t base = ring + d * stage_bytes + r * 128;
 #pragma unroll
     for (int q = 0; q < 8; ++q)
-      asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(base + ((q ^ (r & 7)) << 4)), "r"(h[0][q]), "r"(h[1][q])
+      asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(base + ((q ^ (r & 7)) << 4)), "r"(h[0][q]),
+                   "r"(h[1][q]), "r"(h[2][q]), "r"(h[3][q])
                    : "memory");
   }
 }

@@ -107,7 +107,7 @@ inline constexpr int kIssuers = 3;
 // gemm's decoder-CTA plans (kStream): groups of kStreamSteps K steps at the start of each CTA's
 // unit whose tokens its consumers decode into its ring themselves (TokenFuse::local_groups,
 // docs/perf-notes.md P105).
-inline constexpr int kLocalGroups = 2;
+inline constexpr int kLocalGroups = 1;
 // group_gemm: a partly filled token tile runs its K loop on wgmmas as wide as its live tokens
 // allow (narrow_width; GroupScheduler::narrow; docs/perf-notes.md P62, P78), and where CTAs run
 // several units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the
