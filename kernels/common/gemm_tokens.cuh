@@ -687,6 +687,7 @@ struct TokenWorkspace {
     for (int s = 0; s < splits; ++s)
       rank_groups = std::max(rank_groups, (split_k_begin(k_steps, s + 1, splits) - split_k_begin(k_steps, s, splits) +
                                            kStreamSteps - 1) / kStreamSteps);
+    if (rank_groups <= local) decoder_ctas = 0;  // every CTA decodes all its steps itself: none to launch
     prefetch = PrefetchPlan{};  // no pre-pass
   }
   bool streamed() const { return ready.get() != nullptr; }
@@ -719,9 +720,10 @@ struct TokenWorkspace {
   // each unit's first P K steps into L2 (X MB)" or "".
   std::string plan_text() const {
     if (fused()) return "; the tokens decoded in the main launch";
-    if (streamed())
+    if (streamed() && decoder_ctas == 0) return "; the tokens decoded by each CTA itself, into its ring";
+    if (streamed())  // (ranks differ by at most one step, so every rank has more than the local steps)
       return "; the tokens decoded by " + std::to_string(decoder_ctas) + " more CTAs of the main launch" +
-             (local_groups > 0 ? " (each CTA's first " + std::to_string(local_groups * kStreamSteps) + " K steps by itself)"
+             (local_groups > 0 ? ", each CTA's first " + std::to_string(local_groups * kStreamSteps) + " K steps by itself"
                                : "");
     if (prefetch.steps == 0) return "";
     char mb[32];
