@@ -425,7 +425,8 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
 // of a pre-pass launch. The tokens are decoded by groups: kStreamSteps K steps of one rank's range
 // (rank s of `splits`: steps [split_k_begin(s), split_k_begin(s + 1)), its group j from step
 // begin + kStreamSteps j), each group in pieces of kStreamRows token rows (over batches), in the
-// order the ranks need them: every rank's group 0, then every rank's group 1, ... . A warp decodes
+// order the ranks need them: every rank's group 0, then every rank's group 1, ..., consecutive
+// pieces on different decoder CTAs. A warp decodes
 // one piece at a time (lane 4 r + c: row r of the piece, chunk c of the group: two 16-byte loads,
 // and each 16-byte store instruction 512 contiguous bytes), counts it on ready[first step of the
 // group] after a GPU-scope fence, and has the next piece's loads in flight meanwhile.
@@ -434,8 +435,11 @@ static_assert(kStreamSteps * kStreamRows == 32, "a piece is one chunk per lane")
 __device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const TokenFuse& f, int splits,
                                                     uint32_t stage) {
   const int lane = static_cast<int>(threadIdx.x & 31), warps = static_cast<int>(blockDim.x / 32);
-  const int warp = (static_cast<int>(blockIdx.x) - f.main_ctas) * warps + static_cast<int>(threadIdx.x / 32);
-  const int all_warps = (static_cast<int>(gridDim.x) - f.main_ctas) * warps;
+  // Warp w of decoder CTA d is the launch's warp w x (decoder CTAs) + d: consecutive items (the
+  // first groups' pieces) on different SMs, at most a few per SM (P106).
+  const int ctas = static_cast<int>(gridDim.x) - f.main_ctas;
+  const int warp = static_cast<int>(threadIdx.x / 32) * ctas + (static_cast<int>(blockIdx.x) - f.main_ctas);
+  const int all_warps = ctas * warps;
   const int items = splits * max(f.rank_groups - f.local_groups, 0) * f.pieces;
   const int k_steps = e.k_steps;
   // Item i: piece i % pieces of group (i / pieces) / splits + local_groups of rank (i / pieces) %
