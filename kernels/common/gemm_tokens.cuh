@@ -425,23 +425,17 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
 // of a pre-pass launch. The tokens are decoded by groups: kStreamSteps K steps of one rank's range
 // (rank s of `splits`: steps [split_k_begin(s), split_k_begin(s + 1)), its group j from step
 // begin + kStreamSteps j), each group in pieces of kStreamRows token rows (over batches), in the
-// order the ranks need them: every rank's group 0, then every rank's group 1, ..., consecutive
-// pieces on different decoder CTAs. A warp decodes
+// order the ranks need them: every rank's group 0, then every rank's group 1, ... . A warp decodes
 // one piece at a time (lane 4 r + c: row r of the piece, chunk c of the group: two 16-byte loads,
 // and each 16-byte store instruction 512 contiguous bytes), counts it on ready[first step of the
-// group] after a GPU-scope fence, and only then loads its next piece: the fence waits for the
-// warp's loads in flight as well, and with the next piece's loads issued before it (cold DRAM
-// loads) the first pieces were counted ~1-2 us after their stores (P106).
+// group] after a GPU-scope fence, and has the next piece's loads in flight meanwhile.
 inline constexpr int kStreamSteps = 4, kStreamRows = 8;
 static_assert(kStreamSteps * kStreamRows == 32, "a piece is one chunk per lane");
 __device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const TokenFuse& f, int splits,
                                                     uint32_t stage) {
   const int lane = static_cast<int>(threadIdx.x & 31), warps = static_cast<int>(blockDim.x / 32);
-  // Warp w of decoder CTA d is the launch's warp w x (decoder CTAs) + d: consecutive items (the
-  // first groups' pieces) on different SMs, at most a few per SM (P106).
-  const int ctas = static_cast<int>(gridDim.x) - f.main_ctas;
-  const int warp = static_cast<int>(threadIdx.x / 32) * ctas + (static_cast<int>(blockIdx.x) - f.main_ctas);
-  const int all_warps = ctas * warps;
+  const int warp = (static_cast<int>(blockIdx.x) - f.main_ctas) * warps + static_cast<int>(threadIdx.x / 32);
+  const int all_warps = (static_cast<int>(gridDim.x) - f.main_ctas) * warps;
   const int items = splits * max(f.rank_groups - f.local_groups, 0) * f.pieces;
   const int k_steps = e.k_steps;
   // Item i: piece i % pieces of group (i / pieces) / splits + local_groups of rank (i / pieces) %
@@ -460,10 +454,14 @@ __device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const To
     return c;
   };
   uint4* out = reinterpret_cast<uint4*>(f.out);
+  int gs = 0, ge = 0, piece = 0;
+  if (warp < items) place(warp, gs, ge, piece);
+  TokenChunk ck = fetch(gs, ge, piece);
   for (int i = warp; i < items; i += all_warps) {  // warp-uniform
-    int gs, ge, piece;
-    place(i, gs, ge, piece);
-    const TokenChunk ck = fetch(gs, ge, piece);
+    int ngs = 0, nge = 0, npiece = 0;
+    const bool more = i + all_warps < items;
+    if (more) place(i + all_warps, ngs, nge, npiece);
+    const TokenChunk next = more ? fetch(ngs, nge, npiece) : TokenChunk{};
     if (gs < ge) {
       const uint32_t live = __ballot_sync(0xffffffffu, ck.live);
       const int64_t row0 = first + int64_t{piece} * kStreamRows * e.tok_chunks + gs;
@@ -475,6 +473,10 @@ __device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const To
         atomicAdd(f.ready + gs, 1u);
       }
     }
+    ck = next;
+    gs = ngs;
+    ge = nge;
+    piece = npiece;
   }
 }
 
