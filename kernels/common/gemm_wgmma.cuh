@@ -489,6 +489,16 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       uint32_t st = sm90::smem_addr(ring), full_b = sm90::smem_addr(full);
       int s = 0;
       uint32_t phase = 0;
+      const auto next_stage = [&] {  // wrapping at the ring's end (`full` is kEmptyOff bytes long)
+        st += kStageBytes;
+        full_b += 8;
+        if (++s == kStages) {
+          s = 0;
+          phase ^= 1;
+          st -= kRingBytes;
+          full_b -= kEmptyOff;
+        }
+      };
       WorkCursor cur = work_start(wp);
       Tile tile;
       while (next_work(sched, wp, cur, tile)) {
@@ -523,14 +533,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
               sm90::mbar_wait(full_b + kEmptyOff, phase ^ 1);
               if (leader) sm90::mbar_arrive(full_b);
               __syncwarp();
-              st += kStageBytes;
-              full_b += 8;
-              if (++s == kStages) {
-                s = 0;
-                phase ^= 1;
-                st -= kRingBytes;
-                full_b -= kEmptyOff;
-              }
+              next_stage();
             }
             decoded_end = ks;
             local_steps = 0;
@@ -560,14 +563,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
             }
           }
           __syncwarp();
-          st += kStageBytes;
-          full_b += 8;
-          if (++s == kStages) {
-            s = 0;
-            phase ^= 1;
-            st -= kRingBytes;
-            full_b -= kEmptyOff;  // the `full` array's size, as `empty` follows it
-          }
+          next_stage();
         }
       }
     };
