@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -145,18 +146,31 @@ __device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32
 // slots), the CTA counts itself on `arrivals` once its stores are done (count_arrival with n =
 // gridDim.x: a count never reset, gemm_common.cuh), and only the token copies wait for it
 // (wait_count, wait_tokens); the weights' and scales' copies leave at once.
+inline constexpr int kMaxStreamGroups = 4;  // GEMMs a launch with decoder CTAs decodes (= kMaxFuseGroups)
+// Element i of an array in a kernel's parameters, by compares: an index known only at run time
+// would copy the array to local memory.
+template <class T, int N>
+__device__ __forceinline__ T param_at(const T (&a)[N], int i) {
+  T v = a[0];
+#pragma unroll
+  for (int x = 1; x < N; ++x)
+    if (x == i) v = a[x];
+  return v;
+}
 struct TokenFuse {
   uint32_t* out = nullptr;                 // the workspace, as words of two FP16
   int64_t chunks = 0;                      // its kTokenChunk-element chunks
   unsigned long long* arrivals = nullptr;  // null: the pre-pass launch decoded the tokens
-  // Decoder CTAs in the main launch (`persistent` gemm's kStream kernel, docs/perf-notes.md P104):
-  // CTAs main_ctas.. decode the tokens group by group (kStreamSteps K steps of a rank's range);
-  // ready[s] counts the pieces (kStreamRows token rows of a group) done of the group that starts
-  // at K step s, never reset: launch n waits for (n + 1) x pieces, n from `launches`, which every
-  // main CTA's token warp counts once. null: no decoder CTAs.
+  // Decoder CTAs in the main launch (`persistent` gemm's and group_gemm's kStream kernels,
+  // docs/perf-notes.md P104, P108): CTAs main_ctas.. decode the tokens group by group (kStreamSteps
+  // K steps of a rank's range); for GEMM g of the launch (of `gemms`), ready[ready_at[g] + s] counts
+  // the pieces (kStreamRows token rows of a group) done of the group that starts at its K step s,
+  // never reset: launch n waits for (n + 1) x pieces[g], n from `launches`, which every main CTA's
+  // token warp counts once. null: no decoder CTAs. rank_groups: the most groups of any rank.
   unsigned* ready = nullptr;
   unsigned long long* launches = nullptr;
-  int main_ctas = 0, pieces = 0, rank_groups = 0;
+  int main_ctas = 0, rank_groups = 0, gemms = 1;
+  int pieces[kMaxStreamGroups] = {}, ready_at[kMaxStreamGroups] = {};
   // The first local_groups groups of every rank are decoded by each main CTA's consumers into its
   // own ring (decode_local_tokens, P105), not by the decoder CTAs, whose work starts at group
   // local_groups.
@@ -167,6 +181,7 @@ struct TokenFuse {
 // its DRAM round trip before every thread's first token load); the other kernels take the empty
 // NoTokenGroups (TokenGroupsFor).
 inline constexpr int kMaxFuseGroups = 4;
+static_assert(kMaxFuseGroups == kMaxStreamGroups, "the fused and the streamed group kernels take as many GEMMs");
 struct TokenGroups {
   int groups = 0;  // group g's tokens are group[g]'s
   TokenSource group[kMaxFuseGroups];
@@ -431,52 +446,70 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
 // group] after a GPU-scope fence, and has the next piece's loads in flight meanwhile.
 inline constexpr int kStreamSteps = 4, kStreamRows = 8;
 static_assert(kStreamSteps * kStreamRows == 32, "a piece is one chunk per lane");
-__device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const TokenFuse& f, int splits,
-                                                    uint32_t stage) {
+// src(g): GEMM g's token source (its GemmEntry, or group_gemm's TokenSource from the parameters).
+template <class Src>
+__device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& f, int splits, uint32_t stage) {
+  using F = TokenFields;
   const int lane = static_cast<int>(threadIdx.x & 31), warps = static_cast<int>(blockDim.x / 32);
   const int warp = (static_cast<int>(blockIdx.x) - f.main_ctas) * warps + static_cast<int>(threadIdx.x / 32);
   const int all_warps = (static_cast<int>(gridDim.x) - f.main_ctas) * warps;
-  const int items = splits * max(f.rank_groups - f.local_groups, 0) * f.pieces;
-  const int k_steps = e.k_steps;
-  // Item i: piece i % pieces of group (i / pieces) / splits + local_groups of rank (i / pieces) %
-  // splits; its steps [gs, ge) (gs >= ge: the rank has fewer groups, nothing to do).
-  const auto place = [&](int i, int& gs, int& ge, int& piece) {
-    piece = i % f.pieces;
-    const int q = i / f.pieces, s = q % splits, j = q / splits + f.local_groups;
-    gs = split_k_begin(k_steps, s, splits) + kStreamSteps * j;
-    ge = min(gs + kStreamSteps, split_k_begin(k_steps, s + 1, splits));
+  int per_group = 0;  // items per group index j: every GEMM's ranks' pieces
+#pragma unroll
+  for (int g = 0; g < kMaxStreamGroups; ++g)
+    if (g < f.gemms) per_group += splits * f.pieces[g];
+  const int items = per_group * max(f.rank_groups - f.local_groups, 0);
+  // Item i: group j = i / per_group + local_groups; within it GEMM g's items in turn, rank s, piece
+  // p; its steps [gs, ge) of GEMM g (gs >= ge: the rank has fewer groups, nothing to do).
+  struct Item {
+    int g, gs, ge, piece;
   };
-  const int64_t first = e.tok_offset / kTokenChunk;
-  const auto fetch = [&](int gs, int ge, int piece) {
-    const int ch = gs + (lane & 3);
+  const auto place = [&](int i) {
+    Item it{0, 0, 0, 0};
+    int r = i % per_group, pieces = f.pieces[0];
+#pragma unroll
+    for (int g = 1; g < kMaxStreamGroups; ++g)
+      if (g < f.gemms && r >= splits * pieces) {
+        r -= splits * pieces;
+        it.g = g;
+        pieces = f.pieces[g];
+      }
+    const int s = r / pieces, j = i / per_group + f.local_groups;
+    const int k_steps = static_cast<int>(F::k(src(it.g)) / kTokenChunk);
+    it.piece = r - s * pieces;
+    it.gs = split_k_begin(k_steps, s, splits) + kStreamSteps * j;
+    it.ge = min(it.gs + kStreamSteps, split_k_begin(k_steps, s + 1, splits));
+    return it;
+  };
+  const auto fetch = [&](const Item& it) {
+    const int ch = it.gs + (lane & 3);
     TokenChunk c;
-    if (ch < ge) c = fetch_chunk_of(e, first + int64_t{piece * kStreamRows + lane / 4} * e.tok_chunks + ch);
+    const auto& e = src(it.g);
+    if (ch < it.ge)
+      c = fetch_chunk_of(e, F::first_chunk(e) + int64_t{it.piece * kStreamRows + lane / 4} * e.tok_chunks + ch);
     return c;
   };
   uint4* out = reinterpret_cast<uint4*>(f.out);
-  int gs = 0, ge = 0, piece = 0;
-  if (warp < items) place(warp, gs, ge, piece);
-  TokenChunk ck = fetch(gs, ge, piece);
+  Item it{0, 0, 0, 0};
+  if (warp < items) it = place(warp);
+  TokenChunk ck = fetch(it);
   for (int i = warp; i < items; i += all_warps) {  // warp-uniform
-    int ngs = 0, nge = 0, npiece = 0;
     const bool more = i + all_warps < items;
-    if (more) place(i + all_warps, ngs, nge, npiece);
-    const TokenChunk next = more ? fetch(ngs, nge, npiece) : TokenChunk{};
-    if (gs < ge) {
+    const Item nit = more ? place(i + all_warps) : Item{0, 0, 0, 0};
+    const TokenChunk next = more ? fetch(nit) : TokenChunk{};
+    if (it.gs < it.ge) {
+      const auto& e = src(it.g);
       const uint32_t live = __ballot_sync(0xffffffffu, ck.live);
-      const int64_t row0 = first + int64_t{piece} * kStreamRows * e.tok_chunks + gs;
+      const int64_t row0 = F::first_chunk(e) + int64_t{it.piece} * kStreamRows * e.tok_chunks + it.gs;
       stage_chunks(ck, stage, lane, [&](int cc, int q, const uint4& v) {
         if ((live >> cc) & 1) out[(row0 + int64_t{cc >> 2} * e.tok_chunks + (cc & 3)) * 8 + q] = v;
       });
       if (lane == 0) {  // every lane's stores are ordered before lane 0's fence by stage_chunks' __syncwarp
         __threadfence();
-        atomicAdd(f.ready + gs, 1u);
+        atomicAdd(f.ready + param_at(f.ready_at, it.g) + it.gs, 1u);
       }
     }
     ck = next;
-    gs = ngs;
-    ge = nge;
-    piece = npiece;
+    it = nit;
   }
 }
 
@@ -490,19 +523,20 @@ __device__ __forceinline__ void decode_token_stream(const GemmEntry& e, const To
 // decoded. (Loads coalesced by rows instead, 8 threads per 128-byte line and half the L2
 // requests, were slower: 4 steps stored ~1.4 us later, P105.) The caller fences the async proxy
 // (wgmma reads these stages) and syncs the consumers.
-template <int kThreads, int kRows, int kMaxSteps>
-__device__ __forceinline__ void decode_local_tokens(const GemmEntry& e, const Tile& tile, int steps, uint32_t ring,
+template <int kThreads, int kRows, int kMaxSteps, class E>
+__device__ __forceinline__ void decode_local_tokens(const E& e, const Tile& tile, int steps, uint32_t ring,
                                                     uint32_t stage_bytes, int tid) {
+  using F = TokenFields;  // e: a GemmEntry or a TokenSource
   constexpr int kPerRow = kThreads / kRows, kPer = kMaxSteps / kPerRow;  // threads per row, steps per thread
   static_assert(kThreads % kRows == 0 && kMaxSteps % kPerRow == 0, "whole rows, whole steps");
   const int r = tid % kRows, d0 = tid / kRows;
-  const int64_t m = e.args.m, k = e.args.k, row = tile.m0 + r;
+  const int64_t m = F::m(e), k = F::k(e), row = tile.m0 + r;
   const bool live = row < m;
   TokenChunk ck[kPer];
   if (live) {
     const int64_t src = int64_t{tile.l} * m + row;
-    const uint8_t* a = e.args.a + src * (k / 2) + int64_t{tile.k_step_begin + d0} * 32;
-    const uint8_t* sf = e.args.sfa + src * (k / 16) + int64_t{tile.k_step_begin + d0} * 4;
+    const uint8_t* a = F::a(e) + src * (k / 2) + int64_t{tile.k_step_begin + d0} * 32;
+    const uint8_t* sf = F::sfa(e) + src * (k / 16) + int64_t{tile.k_step_begin + d0} * 4;
 #pragma unroll
     for (int i = 0; i < kPer; ++i) {
       if (d0 + kPerRow * i >= steps) break;
@@ -537,27 +571,29 @@ __device__ __forceinline__ void decode_local_tokens(const GemmEntry& e, const Ti
   }
 }
 
-// The token-issuing warp of a main CTA (all lanes): the count that says a group is done in this
-// launch, (n + 1) x pieces for the launch's n, from one count per main CTA on f.launches.
+// The token-issuing warp of a main CTA (all lanes): this launch's n + 1, from one count per main
+// CTA on f.launches; GEMM g's group is done in this launch at (n + 1) x pieces[g] (stream_done).
 __device__ __forceinline__ unsigned stream_target(const TokenFuse& f) {
   unsigned long long old = 0;
   if ((threadIdx.x & 31) == 0) old = atomicAdd(f.launches, 1ull);
   old = __shfl_sync(0xffffffffu, old, 0);
-  return static_cast<unsigned>((old / static_cast<unsigned long long>(f.main_ctas) + 1) *
-                               static_cast<unsigned long long>(f.pieces));
+  return static_cast<unsigned>(old / static_cast<unsigned long long>(f.main_ctas) + 1);
+}
+__device__ __forceinline__ unsigned stream_done(const TokenFuse& f, unsigned launch, int g) {
+  return launch * static_cast<unsigned>(param_at(f.pieces, g));
 }
 // The same warp before the token copy of step ks (of the unit's range [begin, end)): waits until
 // ks's group is done and returns the first step whose group is not known to be (lane i polls the
 // i-th group from ks's: one acquire load each, so one round trip covers 32 groups); then the async
 // proxy is fenced for the copies.
-__device__ __forceinline__ int wait_stream(const TokenFuse& f, int begin, int end, int ks, unsigned target) {
+__device__ __forceinline__ int wait_stream(const unsigned* ready, int begin, int end, int ks, unsigned target) {
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int g0 = begin + (ks - begin) / kStreamSteps * kStreamSteps, g = g0 + lane * kStreamSteps;
   for (;;) {
     bool done = true;
     if (g < end) {
       unsigned v;
-      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(f.ready + g) : "memory");
+      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(ready + g) : "memory");
       done = static_cast<int>(v - target) >= 0;
     }
     const unsigned open = __ballot_sync(0xffffffffu, !done);
@@ -612,7 +648,8 @@ struct TokenWorkspace {
   PrefetchPlan prefetch;
   DeviceBuffer arrivals;  // fuse_into_main
   DeviceBuffer ready, launches;  // stream_into_main
-  int stream_ctas = 0, decoder_ctas = 0, pieces = 0, rank_groups = 0, local_groups = 0;
+  int stream_ctas = 0, decoder_ctas = 0, rank_groups = 0, local_groups = 0;
+  int stream_pieces[kMaxStreamGroups] = {}, stream_ready_at[kMaxStreamGroups] = {};
   TokenSource sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
   int grid = 1;                              // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
@@ -670,23 +707,34 @@ struct TokenWorkspace {
     const std::string forced = forced_choice(env, {"fused", "prepass", "stream"});
     return forced.empty() ? decoders >= kMinDecoderCtas : forced == "stream" && decoders > 0;
   }
-  // The main launch runs `decoders` decoder CTAs after its `main_ctas` (TokenFuse::ready): the
-  // counts of the groups' first steps (k_steps of them) and of the launches, zeroed here (prepare).
-  // Each main CTA decodes its rank's first `local` groups itself (TokenFuse::local_groups).
-  void stream_into_main(cudaStream_t stream, int main_ctas, int decoders, int k_steps, int splits, int rows,
-                        int local) {
-    ready = DeviceBuffer(static_cast<size_t>(k_steps) * sizeof(unsigned));
+  // The main launch (of `entries`, at most kMaxStreamGroups GEMMs) runs `decoders` decoder CTAs
+  // after its `main_ctas` (TokenFuse::ready): the counts of each GEMM's groups' first steps (k_steps
+  // of each) and of the launches, zeroed here (prepare). Each main CTA decodes its rank's first
+  // `local` groups itself (TokenFuse::local_groups).
+  void stream_into_main(cudaStream_t stream, const std::vector<GemmEntry>& entries, int main_ctas, int decoders,
+                        int splits, int local) {
+    if (entries.size() > static_cast<size_t>(kMaxStreamGroups))
+      throw std::logic_error("decoder CTAs: more GEMMs than kMaxStreamGroups");
+    int counts = 0;
+    rank_groups = 0;
+    for (size_t g = 0; g < entries.size(); ++g) {
+      const GemmEntry& e = entries[g];
+      const int k_steps = e.k_steps;
+      stream_ready_at[g] = counts;
+      stream_pieces[g] = static_cast<int>(e.args.l * e.m_pad) / kStreamRows;
+      counts += k_steps;
+      for (int s = 0; s < splits; ++s)
+        rank_groups = std::max(rank_groups, (split_k_begin(k_steps, s + 1, splits) -
+                                             split_k_begin(k_steps, s, splits) + kStreamSteps - 1) /
+                                                kStreamSteps);
+    }
+    ready = DeviceBuffer(static_cast<size_t>(counts) * sizeof(unsigned));
     launches = DeviceBuffer(sizeof(unsigned long long));
     CUDA_CHECK(cudaMemsetAsync(ready.get(), 0, ready.bytes(), stream));
     CUDA_CHECK(cudaMemsetAsync(launches.get(), 0, launches.bytes(), stream));
     stream_ctas = main_ctas;
     decoder_ctas = decoders;
     local_groups = local;
-    pieces = rows / kStreamRows;
-    rank_groups = 0;
-    for (int s = 0; s < splits; ++s)
-      rank_groups = std::max(rank_groups, (split_k_begin(k_steps, s + 1, splits) - split_k_begin(k_steps, s, splits) +
-                                           kStreamSteps - 1) / kStreamSteps);
     if (rank_groups <= local) decoder_ctas = 0;  // every CTA decodes all its steps itself: none to launch
     prefetch = PrefetchPlan{};  // no pre-pass
   }
@@ -710,7 +758,9 @@ struct TokenWorkspace {
       f.ready = ready.get<unsigned>();
       f.launches = launches.get<unsigned long long>();
       f.main_ctas = stream_ctas;
-      f.pieces = pieces;
+      f.gemms = groups;
+      std::copy_n(stream_pieces, kMaxStreamGroups, f.pieces);
+      std::copy_n(stream_ready_at, kMaxStreamGroups, f.ready_at);
       f.rank_groups = rank_groups;
       f.local_groups = local_groups;
     }

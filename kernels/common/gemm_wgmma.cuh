@@ -368,15 +368,15 @@ __device__ __forceinline__ void static_for(F&& f) {
 // (group_gemm; group g's descriptors at table[g] in global memory).
 // kGlobal: a data-parallel split-K launch without clusters, its partial sums through L2
 // (global_split_reduce; `persistent` gemm, docs/perf-notes.md P73). kFused: group_gemm's kernel
-// that decodes the tokens itself (fusable_tokens, P74). kStream: gemm's kernel whose CTAs from
-// fuse.main_ctas on decode the tokens while the others run one unit each (decode_token_stream,
-// P104); its token warp waits for them group by group, in a loop of its own per issuing role.
+// that decodes the tokens itself (fusable_tokens, P74). kStream: gemm's (and group_gemm's 2 x 128,
+// P108) kernel whose CTAs from fuse.main_ctas on decode the tokens while the others run one unit
+// each (decode_token_stream, P104); its token warp waits for them group by group.
 template <int NB, int C, int T, class Sched, bool kGlobal = false, bool kFused = false, bool kStream = false>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table,
                       const CUtensorMap* __restrict__ narrow_tok, const Sched sched, const WorkPlan wp,
                       const TokenFuse fuse,
-                      const TokenGroupsFor<std::is_same_v<Sched, GroupScheduler> && kFused> token_groups) {
+                      const TokenGroupsFor<std::is_same_v<Sched, GroupScheduler> && (kFused || kStream)> token_groups) {
 #if NVFP4_SM90A
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
@@ -419,10 +419,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   const int splits = sched.ts.splits;
   constexpr bool kClusters = !kGlobal;  // a split tile's ranks are one cluster
   if constexpr (kStream) {
-    static_assert(NB == 1 && std::is_same_v<Sched, SingleScheduler> && !kGlobal && !kFused,
-                  "decoder CTAs: gemm's data-parallel kernel only");
+    static_assert(NB == 1 && C == 2 && T == 128 && !kGlobal && !kFused,
+                  "decoder CTAs: gemm's and group_gemm's data-parallel 2 x 128 kernels only");
     if (static_cast<int>(blockIdx.x) >= fuse.main_ctas) {  // a decoder CTA (whole clusters of them): no unit
-      decode_token_stream(sched.e, fuse, splits, sm90::smem_addr(ring) + (threadIdx.x / 32) * 4096);
+      const uint32_t stage = sm90::smem_addr(ring) + (threadIdx.x / 32) * 4096;
+      if constexpr (std::is_same_v<Sched, GroupScheduler>)  // the GEMMs' sources from the parameters
+        decode_token_stream([&](int g) { return param_at(token_groups.group, g); }, fuse, splits, stage);
+      else
+        decode_token_stream([&](int) -> const GemmEntry& { return sched.e; }, fuse, splits, stage);
       return;
     }
   }
@@ -476,10 +480,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           __syncwarp();
         }
       }
-      [[maybe_unused]] unsigned stream_done = 0;  // kStream: the count of a decoded group in this launch
+      [[maybe_unused]] unsigned stream_launch = 0;  // kStream: this launch's n + 1 (stream_target)
       [[maybe_unused]] int local_steps = 0;       // kStream: the first unit's steps the consumers decode
       if constexpr (kStream) {
-        if (tok) stream_done = stream_target(fuse);
+        if (tok) stream_launch = stream_target(fuse);
         local_steps = stream_local_steps;
       }
       const uint32_t bytes = (tok ? kTokBytes : 0) + (w ? kWBytes : 0) + (sf ? kAtoms * kAtomBytes : 0);
@@ -542,7 +546,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         for (; ks < tile.k_step_end; ++ks) {
           if constexpr (kStream) {
             if (tok && ks >= decoded_end)
-              decoded_end = wait_stream(fuse, tile.k_step_begin, tile.k_step_end, ks, stream_done);
+              decoded_end = wait_stream(fuse.ready + param_at(fuse.ready_at, tile.group), tile.k_step_begin, tile.k_step_end, ks,
+                                        stream_done(fuse, stream_launch, tile.group));
           }
           sm90::mbar_wait(full_b + kEmptyOff, phase ^ 1);
           if (leader) {
@@ -631,9 +636,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       WorkCursor c0 = work_start(wp);
       Tile t0;
       if (next_work(sched, wp, c0, t0)) {
-        decode_local_tokens<kConsumers * 128, T, kStages>(
-            sched.e, t0, std::min(stream_local_steps, t0.k_step_end - t0.k_step_begin), sm90::smem_addr(ring),
-            kStageBytes, ctid);
+        const int steps = std::min(stream_local_steps, t0.k_step_end - t0.k_step_begin);
+        if constexpr (std::is_same_v<Sched, GroupScheduler>)
+          decode_local_tokens<kConsumers * 128, T, kStages>(param_at(token_groups.group, t0.group), t0, steps,
+                                                            sm90::smem_addr(ring), kStageBytes, ctid);
+        else
+          decode_local_tokens<kConsumers * 128, T, kStages>(sched.e, t0, steps, sm90::smem_addr(ring), kStageBytes,
+                                                            ctid);
         sm90::fence_proxy_async_smem();  // the stores, then wgmma's reads of them
       }
       consumers_sync();
@@ -1145,9 +1154,12 @@ class WgmmaRunner final : public Runner {
     // leaves idle run decoder CTAs instead of a pre-pass (kStream, P104), in whole clusters, where
     // TokenWorkspace::wants_stream says so (NVFP4_PERSISTENT_TOKENS=fused|prepass|stream forces
     // the token path; other plans and problems keep theirs whatever it says).
+    // group_gemm the same (P108) where the launch has at most kMaxStreamGroups GEMMs, whose token
+    // sources then ride in the kernel's parameters (TokenGroups).
     int decoders = 0;
-    if constexpr (NB == 1 && !kGrouped) {
-      if (m_consumers == 2 && m_tok == 128 && !sp.stream_k && !m_global && sp.one_wave && sp.units == sp.blocks) {
+    if constexpr (NB == 1) {
+      if (m_consumers == 2 && m_tok == 128 && !sp.stream_k && !m_global && sp.one_wave && sp.units == sp.blocks &&
+          m_tokens.groups <= kMaxStreamGroups) {
         using Cf = Cfg<2, 128>;
         const int splits = m_sched.ts.splits;
         const int64_t resident = resident_ctas(wgmma_gemm_kernel<NB, 2, 128, Sched, false, false, true>,
@@ -1159,11 +1171,10 @@ class WgmmaRunner final : public Runner {
     // where its tokens have an issuing warp of their own; NVFP4_PERSISTENT_LOCAL_GROUPS forces how
     // many (0 to 2: 8 K steps fill the 2 x 128 ring), checked on every gemm plan.
     static_assert(2 * kStreamSteps <= Cfg<2, 128>::kStages, "two local groups fit the ring");
-    const int local_groups = NB == 1 && !kGrouped ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kLocalGroups) : 0;
+    const int local_groups = NB == 1 ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kLocalGroups) : 0;
     if (TokenWorkspace::wants_stream("NVFP4_PERSISTENT_TOKENS", decoders)) {
-      const GemmEntry& e = sp.lp.entries.at(0);
-      m_tokens.stream_into_main(stream, m_blocks, decoders, e.k_steps, m_sched.ts.splits,
-                                static_cast<int>(e.args.l * e.m_pad), m_sched.ts.issuers >= 2 ? local_groups : 0);
+      m_tokens.stream_into_main(stream, sp.lp.entries, m_blocks, decoders, m_sched.ts.splits,
+                                m_sched.ts.issuers >= 2 ? local_groups : 0);
     } else if (m_tokens.wants_fused("NVFP4_PERSISTENT_TOKENS", int64_t{m_blocks} * m_consumers * 128, true) &&
                fusable && !sp.stream_k && sp.one_wave) {
       m_tokens.fuse_into_main(stream);
@@ -1189,6 +1200,8 @@ class WgmmaRunner final : public Runner {
     m_tokens.decode(stream);
     if constexpr (NB == 1 && !kGrouped) {
       if (m_global) return launch<2, 128, true>(stream);
+    }
+    if constexpr (NB == 1) {
       if (m_tokens.streamed()) return launch<2, 128, false, false, true>(stream);
     }
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
@@ -1242,8 +1255,8 @@ class WgmmaRunner final : public Runner {
   }
   template <int C, int T, bool kGlobal = false, bool kFused = false, bool kStream = false>
   void launch(cudaStream_t stream) {
-    TokenGroupsFor<kGrouped && kFused> token_groups{};
-    if constexpr (kGrouped && kFused) token_groups = m_tokens.token_groups();
+    TokenGroupsFor<kGrouped && (kFused || kStream)> token_groups{};
+    if constexpr (kGrouped && (kFused || kStream)) token_groups = m_tokens.token_groups();
     const int64_t grid = m_blocks + (kStream ? m_tokens.decoder_ctas : 0);
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream>, grid, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, m_maps,

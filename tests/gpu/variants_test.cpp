@@ -213,7 +213,8 @@ TEST(Variants, FusedTokensRelaunch) {
 // `persistent` gemm's tokens decoded by decoder CTAs of the main launch (P104: never-reset counts
 // per group of K steps and of launches), unsplit and in 2 and 3 ranks (3: ranks of 10 and 11 K
 // steps, so groups that do not start at multiples of 4), M not a multiple of the tile; each CTA
-// decoding none, one or two of its first groups itself (P105; K = 256: ranks shorter than that).
+// decoding none, one or two of its first groups itself (P105; K = 256: ranks shorter than that);
+// group_gemm's 2 x 128 kernel the same (P108).
 TEST(Variants, StreamTokensRelaunch) {
   const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "stream"), e2("NVFP4_PERSISTENT_CTA", "2x128"),
       e4("NVFP4_PERSISTENT_SCHED", "data"), e5("NVFP4_PERSISTENT_REDUCE", "cluster");
@@ -223,9 +224,13 @@ TEST(Variants, StreamTokensRelaunch) {
       const ScopedEnv e3("NVFP4_PERSISTENT_SPLITS", splits), e6("NVFP4_PERSISTENT_LOCAL_GROUPS", local);
       check_relaunches("persistent", "256x1024x2048x2", "more CTAs of the main launch");
       check_relaunches("persistent", "200x768x2048", "more CTAs of the main launch");
-      if (splits[0] == '1')  // 4 K steps: no decoder CTAs where the CTAs decode them all themselves
+      if (splits[0] == '1') {  // 4 K steps: no decoder CTAs where the CTAs decode them all themselves
         check_relaunches("persistent", "130x512x256",
                          local[0] == '0' ? "more CTAs of the main launch" : "decoded by each CTA itself");
+        // group_gemm (P108): GEMMs of 8, 16 and 4 K steps, narrow tiles, M = 1
+        check_relaunches("persistent", "40x512x512,200x768x1024,1x256x256", "more CTAs of the main launch",
+                         Problem::group_gemm);
+      }
     }
 }
 
