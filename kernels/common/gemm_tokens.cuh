@@ -164,7 +164,7 @@ struct TokenFuse {
   // Decoder CTAs in the main launch (`persistent` gemm's and group_gemm's kStream kernels,
   // docs/perf-notes.md P104, P108): CTAs main_ctas.. decode the tokens group by group (kStreamSteps
   // K steps of a rank's range); for GEMM g of the launch (of `gemms`), ready[ready_at[g] + s] counts
-  // the pieces (kStreamRows token rows of a group) done of the group that starts at its K step s,
+  // the pieces (kStreamPieceRows token rows of a group) done of the group that starts at its K step s,
   // never reset: launch n waits for (n + 1) x pieces[g], n from `launches`, which every main CTA's
   // token warp counts once. null: no decoder CTAs. rank_groups: the most groups of any rank.
   unsigned* ready = nullptr;
@@ -439,13 +439,16 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
 // A data-parallel launch of one unit per CTA that leaves SMs idle runs decoder CTAs there instead
 // of a pre-pass launch. The tokens are decoded by groups: kStreamSteps K steps of one rank's range
 // (rank s of `splits`: steps [split_k_begin(s), split_k_begin(s + 1)), its group j from step
-// begin + kStreamSteps j), each group in pieces of kStreamRows token rows (over batches), in the
-// order the ranks need them: every rank's group 0, then every rank's group 1, ... . A warp decodes
-// one piece at a time (lane 4 r + c: row r of the piece, chunk c of the group: two 16-byte loads,
-// and each 16-byte store instruction 512 contiguous bytes), counts it on ready[first step of the
-// group] after a GPU-scope fence, and has the next piece's loads in flight meanwhile.
-inline constexpr int kStreamSteps = 4, kStreamRows = 8;
-static_assert(kStreamSteps * kStreamRows == 32, "a piece is one chunk per lane");
+// begin + kStreamSteps j), each group in pieces of kStreamPieceRows token rows (over batches), in
+// the order the ranks need them: every rank's group 0, then every rank's group 1, ... . A warp
+// decodes one piece at a time, in halves of kStreamRows rows (lane 4 r + c: row r of the half,
+// chunk c of the group: two 16-byte loads, and each 16-byte store instruction 512 contiguous
+// bytes), counts it on ready[first step of the group] after one GPU-scope fence for both halves
+// (a fence costs ~1-2 us at the launch's start: P106b; with a fence per 8 rows the 12 decoder CTAs
+// of group_gemm G=2 [192,320] barely kept ahead of its K loop, P108), and has the next piece's
+// loads in flight meanwhile. (Rows per GEMM: a multiple of the 128-token tile.)
+inline constexpr int kStreamSteps = 4, kStreamRows = 8, kStreamHalves = 2, kStreamPieceRows = kStreamHalves * kStreamRows;
+static_assert(kStreamSteps * kStreamRows == 32, "a half piece is one chunk per lane");
 // src(g): GEMM g's token source (its GemmEntry, or group_gemm's TokenSource from the parameters).
 template <class Src>
 __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& f, int splits, uint32_t stage) {
@@ -480,29 +483,42 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
     it.ge = min(it.gs + kStreamSteps, split_k_begin(k_steps, s + 1, splits));
     return it;
   };
+  struct Chunks {
+    TokenChunk half[kStreamHalves];
+  };
   const auto fetch = [&](const Item& it) {
     const int ch = it.gs + (lane & 3);
-    TokenChunk c;
+    Chunks c;
     const auto& e = src(it.g);
-    if (ch < it.ge)
-      c = fetch_chunk_of(e, F::first_chunk(e) + int64_t{it.piece * kStreamRows + lane / 4} * e.tok_chunks + ch);
+    if (ch < it.ge) {
+#pragma unroll
+      for (int h = 0; h < kStreamHalves; ++h)
+        c.half[h] = fetch_chunk_of(e, F::first_chunk(e) +
+                                          int64_t{it.piece * kStreamPieceRows + h * kStreamRows + lane / 4} *
+                                              e.tok_chunks +
+                                          ch);
+    }
     return c;
   };
   uint4* out = reinterpret_cast<uint4*>(f.out);
   Item it{0, 0, 0, 0};
   if (warp < items) it = place(warp);
-  TokenChunk ck = fetch(it);
+  Chunks ck = fetch(it);
   for (int i = warp; i < items; i += all_warps) {  // warp-uniform
     const bool more = i + all_warps < items;
     const Item nit = more ? place(i + all_warps) : Item{0, 0, 0, 0};
-    const TokenChunk next = more ? fetch(nit) : TokenChunk{};
+    const Chunks next = more ? fetch(nit) : Chunks{};
     if (it.gs < it.ge) {
       const auto& e = src(it.g);
-      const uint32_t live = __ballot_sync(0xffffffffu, ck.live);
-      const int64_t row0 = F::first_chunk(e) + int64_t{it.piece} * kStreamRows * e.tok_chunks + it.gs;
-      stage_chunks(ck, stage, lane, [&](int cc, int q, const uint4& v) {
-        if ((live >> cc) & 1) out[(row0 + int64_t{cc >> 2} * e.tok_chunks + (cc & 3)) * 8 + q] = v;
-      });
+#pragma unroll
+      for (int h = 0; h < kStreamHalves; ++h) {
+        const uint32_t live = __ballot_sync(0xffffffffu, ck.half[h].live);
+        const int64_t row0 =
+            F::first_chunk(e) + int64_t{it.piece * kStreamPieceRows + h * kStreamRows} * e.tok_chunks + it.gs;
+        stage_chunks(ck.half[h], stage, lane, [&](int cc, int q, const uint4& v) {
+          if ((live >> cc) & 1) out[(row0 + int64_t{cc >> 2} * e.tok_chunks + (cc & 3)) * 8 + q] = v;
+        });
+      }
       if (lane == 0) {  // every lane's stores are ordered before lane 0's fence by stage_chunks' __syncwarp
         __threadfence();
         atomicAdd(f.ready + param_at(f.ready_at, it.g) + it.gs, 1u);
@@ -721,7 +737,8 @@ struct TokenWorkspace {
       const GemmEntry& e = entries[g];
       const int k_steps = e.k_steps;
       stream_ready_at[g] = counts;
-      stream_pieces[g] = static_cast<int>(e.args.l * e.m_pad) / kStreamRows;
+      stream_pieces[g] = static_cast<int>(e.args.l * e.m_pad) / kStreamPieceRows;
+      if (e.args.l * e.m_pad % kStreamPieceRows != 0) throw std::logic_error("decoder CTAs: rows not whole pieces");
       counts += k_steps;
       for (int s = 0; s < splits; ++s)
         rank_groups = std::max(rank_groups, (split_k_begin(k_steps, s + 1, splits) -
