@@ -164,7 +164,7 @@ struct TokenFuse {
   // Decoder CTAs in the main launch (`persistent` gemm's and group_gemm's kStream kernels,
   // docs/perf-notes.md P104, P108): CTAs main_ctas.. decode the tokens group by group (kStreamSteps
   // K steps of a rank's range); for GEMM g of the launch (of `gemms`), ready[ready_at[g] + s] counts
-  // the pieces (kStreamPieceRows token rows of a group) done of the group that starts at its K step s,
+  // the pieces (decode_token_stream's rows of a group) done of the group that starts at its K step s,
   // never reset: launch n waits for (n + 1) x pieces[g], n from `launches`, which every main CTA's
   // token warp counts once. null: no decoder CTAs. rank_groups: the most groups of any rank.
   unsigned* ready = nullptr;
@@ -439,19 +439,21 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
 // A data-parallel launch of one unit per CTA that leaves SMs idle runs decoder CTAs there instead
 // of a pre-pass launch. The tokens are decoded by groups: kStreamSteps K steps of one rank's range
 // (rank s of `splits`: steps [split_k_begin(s), split_k_begin(s + 1)), its group j from step
-// begin + kStreamSteps j), each group in pieces of kStreamPieceRows token rows (over batches), in
-// the order the ranks need them: every rank's group 0, then every rank's group 1, ... . A warp
-// decodes one piece at a time, in halves of kStreamRows rows (lane 4 r + c: row r of the half,
+// begin + kStreamSteps j), each group in pieces of kParts x kStreamRows token rows (over batches),
+// in the order the ranks need them: every rank's group 0, then every rank's group 1, ... . A warp
+// decodes one piece at a time, in parts of kStreamRows rows (lane 4 r + c: row r of the part,
 // chunk c of the group: two 16-byte loads, and each 16-byte store instruction 512 contiguous
-// bytes), counts it on ready[first step of the group] after one GPU-scope fence for both halves
-// (a fence costs ~1-2 us at the launch's start: P106b; with a fence per 8 rows the 12 decoder CTAs
-// of group_gemm G=2 [192,320] barely kept ahead of its K loop, P108), and has the next piece's
-// loads in flight meanwhile. (Rows per GEMM: a multiple of the 128-token tile.)
-inline constexpr int kStreamSteps = 4, kStreamRows = 8, kStreamHalves = 2, kStreamPieceRows = kStreamHalves * kStreamRows;
-static_assert(kStreamSteps * kStreamRows == 32, "a half piece is one chunk per lane");
+// bytes), counts it on ready[first step of the group] after one GPU-scope fence for the piece,
+// and has the next piece's loads in flight meanwhile. A fence costs ~1-2 us at the launch's start
+// (P106b): with 8-row pieces the 12 decoder CTAs of group_gemm G=2 [192,320] barely kept ahead of
+// its K loop, so group_gemm's pieces are 16 rows (P108); gemm's stay 8 (16 cost its decoder-CTA
+// plans ~3 %, their first group later). (Rows per GEMM: a multiple of the 128-token tile.)
+inline constexpr int kStreamSteps = 4, kStreamRows = 8;
+static_assert(kStreamSteps * kStreamRows == 32, "a part is one chunk per lane");
 // src(g): GEMM g's token source (its GemmEntry, or group_gemm's TokenSource from the parameters).
-template <class Src>
+template <int kParts, class Src>
 __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& f, int splits, uint32_t stage) {
+  constexpr int kPieceRows = kParts * kStreamRows;
   using F = TokenFields;
   const int lane = static_cast<int>(threadIdx.x & 31), warps = static_cast<int>(blockDim.x / 32);
   const int warp = (static_cast<int>(blockIdx.x) - f.main_ctas) * warps + static_cast<int>(threadIdx.x / 32);
@@ -484,7 +486,7 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
     return it;
   };
   struct Chunks {
-    TokenChunk half[kStreamHalves];
+    TokenChunk part[kParts];
   };
   const auto fetch = [&](const Item& it) {
     const int ch = it.gs + (lane & 3);
@@ -492,9 +494,9 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
     const auto& e = src(it.g);
     if (ch < it.ge) {
 #pragma unroll
-      for (int h = 0; h < kStreamHalves; ++h)
-        c.half[h] = fetch_chunk_of(e, F::first_chunk(e) +
-                                          int64_t{it.piece * kStreamPieceRows + h * kStreamRows + lane / 4} *
+      for (int h = 0; h < kParts; ++h)
+        c.part[h] = fetch_chunk_of(e, F::first_chunk(e) +
+                                          int64_t{it.piece * kPieceRows + h * kStreamRows + lane / 4} *
                                               e.tok_chunks +
                                           ch);
     }
@@ -511,11 +513,11 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
     if (it.gs < it.ge) {
       const auto& e = src(it.g);
 #pragma unroll
-      for (int h = 0; h < kStreamHalves; ++h) {
-        const uint32_t live = __ballot_sync(0xffffffffu, ck.half[h].live);
+      for (int h = 0; h < kParts; ++h) {
+        const uint32_t live = __ballot_sync(0xffffffffu, ck.part[h].live);
         const int64_t row0 =
-            F::first_chunk(e) + int64_t{it.piece * kStreamPieceRows + h * kStreamRows} * e.tok_chunks + it.gs;
-        stage_chunks(ck.half[h], stage, lane, [&](int cc, int q, const uint4& v) {
+            F::first_chunk(e) + int64_t{it.piece * kPieceRows + h * kStreamRows} * e.tok_chunks + it.gs;
+        stage_chunks(ck.part[h], stage, lane, [&](int cc, int q, const uint4& v) {
           if ((live >> cc) & 1) out[(row0 + int64_t{cc >> 2} * e.tok_chunks + (cc & 3)) * 8 + q] = v;
         });
       }
@@ -727,8 +729,9 @@ struct TokenWorkspace {
   // after its `main_ctas` (TokenFuse::ready): the counts of each GEMM's groups' first steps (k_steps
   // of each) and of the launches, zeroed here (prepare). Each main CTA decodes its rank's first
   // `local` groups itself (TokenFuse::local_groups).
+  // piece_rows: the kernel's (kParts x kStreamRows).
   void stream_into_main(cudaStream_t stream, const std::vector<GemmEntry>& entries, int main_ctas, int decoders,
-                        int splits, int local) {
+                        int splits, int local, int piece_rows) {
     if (entries.size() > static_cast<size_t>(kMaxStreamGroups))
       throw std::logic_error("decoder CTAs: more GEMMs than kMaxStreamGroups");
     int counts = 0;
@@ -737,8 +740,8 @@ struct TokenWorkspace {
       const GemmEntry& e = entries[g];
       const int k_steps = e.k_steps;
       stream_ready_at[g] = counts;
-      stream_pieces[g] = static_cast<int>(e.args.l * e.m_pad) / kStreamPieceRows;
-      if (e.args.l * e.m_pad % kStreamPieceRows != 0) throw std::logic_error("decoder CTAs: rows not whole pieces");
+      stream_pieces[g] = static_cast<int>(e.args.l * e.m_pad) / piece_rows;
+      if (e.args.l * e.m_pad % piece_rows != 0) throw std::logic_error("decoder CTAs: rows not whole pieces");
       counts += k_steps;
       for (int s = 0; s < splits; ++s)
         rank_groups = std::max(rank_groups, (split_k_begin(k_steps, s + 1, splits) -

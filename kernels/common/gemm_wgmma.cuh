@@ -108,6 +108,8 @@ inline constexpr int kIssuers = 3;
 // unit whose tokens its consumers decode into its ring themselves (TokenFuse::local_groups,
 // docs/perf-notes.md P105).
 inline constexpr int kLocalGroups = 1;
+// group_gemm's decoder CTAs: parts of kStreamRows token rows per piece, one fence each (P108).
+inline constexpr int kGroupStreamParts = 2;
 // group_gemm: a partly filled token tile runs its K loop on wgmmas as wide as its live tokens
 // allow (narrow_width; GroupScheduler::narrow; docs/perf-notes.md P62, P78), and where CTAs run
 // several units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the
@@ -424,9 +426,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     if (static_cast<int>(blockIdx.x) >= fuse.main_ctas) {  // a decoder CTA (whole clusters of them): no unit
       const uint32_t stage = sm90::smem_addr(ring) + (threadIdx.x / 32) * 4096;
       if constexpr (std::is_same_v<Sched, GroupScheduler>)  // the GEMMs' sources from the parameters
-        decode_token_stream([&](int g) { return param_at(token_groups.group, g); }, fuse, splits, stage);
+        decode_token_stream<kGroupStreamParts>([&](int g) { return param_at(token_groups.group, g); }, fuse, splits,
+                                               stage);
       else
-        decode_token_stream([&](int) -> const GemmEntry& { return sched.e; }, fuse, splits, stage);
+        decode_token_stream<1>([&](int) -> const GemmEntry& { return sched.e; }, fuse, splits, stage);
       return;
     }
   }
@@ -1174,7 +1177,8 @@ class WgmmaRunner final : public Runner {
     const int local_groups = NB == 1 ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kLocalGroups) : 0;
     if (TokenWorkspace::wants_stream("NVFP4_PERSISTENT_TOKENS", decoders)) {
       m_tokens.stream_into_main(stream, sp.lp.entries, m_blocks, decoders, m_sched.ts.splits,
-                                m_sched.ts.issuers >= 2 ? local_groups : 0);
+                                m_sched.ts.issuers >= 2 ? local_groups : 0,
+                                (kGrouped ? kGroupStreamParts : 1) * kStreamRows);
     } else if (m_tokens.wants_fused("NVFP4_PERSISTENT_TOKENS", int64_t{m_blocks} * m_consumers * 128, true) &&
                fusable && !sp.stream_k && sp.one_wave) {
       m_tokens.fuse_into_main(stream);
