@@ -138,15 +138,6 @@ __device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32
   }
 }
 
-// ---- the pre-pass's work inside the main launch (docs/perf-notes.md P71) ----
-// One GEMM (`persistent` gemm, `tensor-core` gemm and dual_gemm), data-parallel, every CTA of the
-// launch resident at once (the host checks): the decoding threads of every CTA (`persistent`: its
-// consumers) decode an equal share of the token blocks straight
-// into the workspace (no staging: each thread stores its block's 8 words to their fragment-order
-// slots), the CTA counts itself on `arrivals` once its stores are done (count_arrival with n =
-// gridDim.x: a count never reset, gemm_common.cuh), and only the token copies wait for it
-// (wait_count, wait_tokens); the weights' and scales' copies leave at once.
-inline constexpr int kMaxStreamGroups = 4;  // GEMMs a launch with decoder CTAs decodes (= kMaxFuseGroups)
 // Element i of an array in a kernel's parameters, by compares: an index known only at run time
 // would copy the array to local memory.
 template <class T, int N>
@@ -157,6 +148,17 @@ __device__ __forceinline__ T param_at(const T (&a)[N], int i) {
     if (x == i) v = a[x];
   return v;
 }
+
+inline constexpr int kMaxStreamGroups = 4;  // GEMMs a launch with decoder CTAs decodes (= kMaxFuseGroups)
+
+// ---- the pre-pass's work inside the main launch (docs/perf-notes.md P71) ----
+// One GEMM (`persistent` gemm, `tensor-core` gemm and dual_gemm), data-parallel, every CTA of the
+// launch resident at once (the host checks): the decoding threads of every CTA (`persistent`: its
+// consumers) decode an equal share of the token blocks straight
+// into the workspace (no staging: each thread stores its block's 8 words to their fragment-order
+// slots), the CTA counts itself on `arrivals` once its stores are done (count_arrival with n =
+// gridDim.x: a count never reset, gemm_common.cuh), and only the token copies wait for it
+// (wait_count, wait_tokens); the weights' and scales' copies leave at once.
 struct TokenFuse {
   uint32_t* out = nullptr;                 // the workspace, as words of two FP16
   int64_t chunks = 0;                      // its kTokenChunk-element chunks
@@ -307,22 +309,29 @@ __device__ __forceinline__ TokenChunk fetch_chunk_of(const E& e, int64_t chunk) 
 // cc = 4 j + lane / 8's chunk, store(cc, q, v). So each round's 32 units are 4 whole chunks of
 // consecutive lanes: 512 bytes wherever those chunks are contiguous in the workspace. The whole
 // warp calls it (two __syncwarp inside).
-template <class Store>
-__device__ __forceinline__ void stage_chunks(const TokenChunk& ck, uint32_t stage, int lane, Store&& store) {
-  uint32_t h[4][8];
+// A chunk's four blocks a*sa as FP16 pairs: h[t][q] is block t's q-th half2 (exact, at most 2688),
+// so the chunk's 16-byte unit q in fragment order is h[0..3][q].
+__device__ __forceinline__ void decode_chunk(const TokenChunk& ck, uint32_t (&h)[4][8]) {
+  const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
   for (int t = 0; t < 4; ++t) {
     const uint4& p = ck.packed[t >> 1];
     const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
-    fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck.scales >> (8 * t)), h[t]);
+    fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck.scales >> (8 * t)), h[t]);  // a*sa*2^-14
+#pragma unroll
+    for (int q = 0; q < 8; ++q) h[t][q] = fp4::hmul2_u32(h[t][q], unraw);
   }
-  const __half2 unraw = __float2half2_rn(fp4::kRawScale);
+}
+
+template <class Store>
+__device__ __forceinline__ void stage_chunks(const TokenChunk& ck, uint32_t stage, int lane, Store&& store) {
+  uint32_t h[4][8];
+  decode_chunk(ck, h);
   const uint32_t mine = stage + lane * 128;
 #pragma unroll
   for (int q = 0; q < 8; ++q)
-    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(mine + ((q ^ (lane & 7)) << 4)),
-                 "r"(fp4::hmul2_u32(h[0][q], unraw)), "r"(fp4::hmul2_u32(h[1][q], unraw)),
-                 "r"(fp4::hmul2_u32(h[2][q], unraw)), "r"(fp4::hmul2_u32(h[3][q], unraw))
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(mine + ((q ^ (lane & 7)) << 4)), "r"(h[0][q]),
+                 "r"(h[1][q]), "r"(h[2][q]), "r"(h[3][q])
                  : "memory");
   __syncwarp();
 #pragma unroll
@@ -435,7 +444,7 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
   asm volatile("fence.proxy.async.global;" ::: "memory");
 }
 
-// ---- decoder CTAs in the main launch (`persistent` gemm, kStream; docs/perf-notes.md P104) ----
+// ---- decoder CTAs in the main launch (`persistent` gemm and group_gemm, kStream; P104, P108) ----
 // A data-parallel launch of one unit per CTA that leaves SMs idle runs decoder CTAs there instead
 // of a pre-pass launch. The tokens are decoded by groups: kStreamSteps K steps of one rank's range
 // (rank s of `splits`: steps [split_k_begin(s), split_k_begin(s + 1)), its group j from step
@@ -564,22 +573,12 @@ __device__ __forceinline__ void decode_local_tokens(const E& e, const Tile& tile
       ck[i].scales = *reinterpret_cast<const uint32_t*>(sf + 4 * kPerRow * i);
     }
   }
-  const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
   for (int i = 0; i < kPer; ++i) {
     const int d = d0 + kPerRow * i;
     if (d >= steps) break;
     uint32_t h[4][8] = {};
-    if (live) {
-#pragma unroll
-      for (int t = 0; t < 4; ++t) {
-        const uint4& p = ck[i].packed[t >> 1];
-        const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
-        fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck[i].scales >> (8 * t)), h[t]);
-#pragma unroll
-        for (int q = 0; q < 8; ++q) h[t][q] = fp4::hmul2_u32(h[t][q], unraw);
-      }
-    }
+    if (live) decode_chunk(ck[i], h);
     const uint32_t base = ring + d * stage_bytes + r * 128;
 #pragma unroll
     for (int q = 0; q < 8; ++q)

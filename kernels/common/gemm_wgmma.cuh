@@ -104,9 +104,9 @@ inline constexpr double kStoreSteps = 1.0;
 inline constexpr double kStreamKStep = 1.3;
 // Producer threads that issue a K step's copies (TileShape::issuers; docs/perf-notes.md P22, P23).
 inline constexpr int kIssuers = 3;
-// gemm's decoder-CTA plans (kStream): groups of kStreamSteps K steps at the start of each CTA's
-// unit whose tokens its consumers decode into its ring themselves (TokenFuse::local_groups,
-// docs/perf-notes.md P105).
+// gemm's and group_gemm's decoder-CTA plans (kStream): groups of kStreamSteps K steps at the start
+// of each CTA's unit whose tokens its consumers decode into its ring themselves
+// (TokenFuse::local_groups, docs/perf-notes.md P105).
 inline constexpr int kLocalGroups = 1;
 // group_gemm's decoder CTAs: parts of kStreamRows token rows per piece, one fence each (P108).
 inline constexpr int kGroupStreamParts = 2;
@@ -1172,7 +1172,7 @@ class WgmmaRunner final : public Runner {
     }
     // With decoder CTAs each main CTA decodes its first groups' tokens into its ring itself (P105)
     // where its tokens have an issuing warp of their own; NVFP4_PERSISTENT_LOCAL_GROUPS forces how
-    // many (0 to 2: 8 K steps fill the 2 x 128 ring), checked on every gemm plan.
+    // many (0 to 2: 8 K steps fill the 2 x 128 ring), checked on every gemm and group_gemm plan.
     static_assert(2 * kStreamSteps <= Cfg<2, 128>::kStages, "two local groups fit the ring");
     const int local_groups = NB == 1 ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kLocalGroups) : 0;
     if (TokenWorkspace::wants_stream("NVFP4_PERSISTENT_TOKENS", decoders)) {

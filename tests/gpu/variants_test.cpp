@@ -140,8 +140,8 @@ TEST(Variants, PersistentEveryIssuerCount) {
 // shapes; the default runs above fuse where one batch suffices): gemm for both, dual_gemm for
 // `tensor-core`, group_gemm for `persistent` in 2 x 128 (P74; `persistent` dual_gemm, and
 // group_gemm in the other CTA shapes, keep the pre-pass whatever the knob says); and for
-// `persistent` gemm by decoder CTAs beside the units (P104: 2 x 128 plans of one unit per CTA
-// with an SM to spare; the others keep their token path).
+// `persistent` gemm and group_gemm by decoder CTAs beside the units (P104, P108: 2 x 128 plans of
+// one unit per CTA with an SM to spare; the others keep their token path).
 TEST(Variants, TokenModes) {
   for (const char* tokens : {"prepass", "fused", "stream"}) {
     for (const char* cta : {"2x128", "3x128", "2x256"}) {
@@ -150,7 +150,7 @@ TEST(Variants, TokenModes) {
       for (Problem p : {Problem::gemm, Problem::dual_gemm, Problem::group_gemm})
         check_all_variants(p, test_cases(p), "persistent");
     }
-    if (std::string(tokens) == "stream") continue;  // `persistent` gemm only (decoder CTAs, P104)
+    if (std::string(tokens) == "stream") continue;  // `persistent` only (decoder CTAs, P104)
     SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_TOKENS={}", tokens));
     const ScopedEnv e("NVFP4_TENSOR_CORE_TOKENS", tokens);
     for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "tensor-core");
