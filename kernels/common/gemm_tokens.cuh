@@ -174,7 +174,7 @@ struct TokenFuse {
   int main_ctas = 0, rank_groups = 0, gemms = 1;
   int pieces[kMaxStreamGroups] = {}, ready_at[kMaxStreamGroups] = {};
   // The first local_groups groups of every rank are decoded by each main CTA's consumers into its
-  // own ring (decode_local_tokens, P105), not by the decoder CTAs, whose work starts at group
+  // own ring (LocalTokens, P105), not by the decoder CTAs, whose work starts at group
   // local_groups.
   int local_groups = 0;
 };
@@ -546,21 +546,25 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
 // them: chunk (row r of the tile, step d) in fragment order (as stage_chunks: unit q of the chunk
 // is h[0..3][q]) at stage d + r x 128 bytes, its unit q at q ^ r % 8 (TMA's 128-byte swizzle; the
 // stages are 1024-byte aligned), rows past M zero. kThreads / kRows threads per row, thread
-// kRows i + r holding row r's steps i, i + kThreads / kRows, ...; every load issued before any is
-// decoded. (Loads coalesced by rows instead, 8 threads per 128-byte line and half the L2
-// requests, were slower: 4 steps stored ~1.4 us later, P105.) The caller fences the async proxy
-// (wgmma reads these stages) and syncs the consumers.
-template <int kThreads, int kRows, int kMaxSteps, class E>
-__device__ __forceinline__ void decode_local_tokens(const E& e, const Tile& tile, int steps, uint32_t ring,
-                                                    uint32_t stage_bytes, int tid) {
-  using F = TokenFields;  // e: a GemmEntry or a TokenSource
-  constexpr int kPerRow = kThreads / kRows, kPer = kMaxSteps / kPerRow;  // threads per row, steps per thread
+// kRows i + r holding row r's steps i, i + kThreads / kRows, ...; every load issued (fetch) before
+// any is decoded (store). (Loads coalesced by rows instead, 8 threads per 128-byte line and half
+// the L2 requests, were slower: 4 steps stored ~1.4 us later, P105.) fetch is issued at the
+// CTA's entry, before its barriers are set up, so that the loads' DRAM latency passes under that
+// code (P112); the caller fences the async proxy after store (wgmma reads these stages) and syncs
+// the consumers.
+template <int kThreads, int kRows, int kMaxSteps>
+struct LocalTokens {
+  static constexpr int kPerRow = kThreads / kRows, kPer = kMaxSteps / kPerRow;  // threads per row, steps per thread
   static_assert(kThreads % kRows == 0 && kMaxSteps % kPerRow == 0, "whole rows, whole steps");
-  const int r = tid % kRows, d0 = tid / kRows;
-  const int64_t m = F::m(e), k = F::k(e), row = tile.m0 + r;
-  const bool live = row < m;
   TokenChunk ck[kPer];
-  if (live) {
+  bool live = false;  // the thread's row is below M (else its chunks are stored as zeros)
+  template <class E>
+  __device__ __forceinline__ void fetch(const E& e, const Tile& tile, int steps, int tid) {
+    using F = TokenFields;  // e: a GemmEntry or a TokenSource
+    const int r = tid % kRows, d0 = tid / kRows;
+    const int64_t m = F::m(e), k = F::k(e), row = tile.m0 + r;
+    live = row < m;
+    if (!live) return;
     const int64_t src = int64_t{tile.l} * m + row;
     const uint8_t* a = F::a(e) + src * (k / 2) + int64_t{tile.k_step_begin + d0} * 32;
     const uint8_t* sf = F::sfa(e) + src * (k / 16) + int64_t{tile.k_step_begin + d0} * 4;
@@ -573,20 +577,23 @@ __device__ __forceinline__ void decode_local_tokens(const E& e, const Tile& tile
       ck[i].scales = *reinterpret_cast<const uint32_t*>(sf + 4 * kPerRow * i);
     }
   }
+  __device__ __forceinline__ void store(int steps, uint32_t ring, uint32_t stage_bytes, int tid) const {
+    const int r = tid % kRows, d0 = tid / kRows;
 #pragma unroll
-  for (int i = 0; i < kPer; ++i) {
-    const int d = d0 + kPerRow * i;
-    if (d >= steps) break;
-    uint32_t h[4][8] = {};
-    if (live) decode_chunk(ck[i], h);
-    const uint32_t base = ring + d * stage_bytes + r * 128;
+    for (int i = 0; i < kPer; ++i) {
+      const int d = d0 + kPerRow * i;
+      if (d >= steps) break;
+      uint32_t h[4][8] = {};
+      if (live) decode_chunk(ck[i], h);
+      const uint32_t base = ring + d * stage_bytes + r * 128;
 #pragma unroll
-    for (int q = 0; q < 8; ++q)
-      asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(base + ((q ^ (r & 7)) << 4)), "r"(h[0][q]),
-                   "r"(h[1][q]), "r"(h[2][q]), "r"(h[3][q])
-                   : "memory");
+      for (int q = 0; q < 8; ++q)
+        asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(base + ((q ^ (r & 7)) << 4)), "r"(h[0][q]),
+                     "r"(h[1][q]), "r"(h[2][q]), "r"(h[3][q])
+                     : "memory");
+    }
   }
-}
+};
 
 // The token-issuing warp of a main CTA (all lanes): this launch's n + 1, from one count per main
 // CTA on f.launches; GEMM g's group is done in this launch at (n + 1) x pieces[g] (stream_done).

@@ -438,6 +438,35 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // kStream: the K steps of its unit whose tokens each CTA decodes itself (TokenFuse::local_groups,
   // P105); only where the tokens have an issuing warp of their own (2 or 3 issuers).
   [[maybe_unused]] const int stream_local_steps = kStream && issuers >= 2 ? fuse.local_groups * kStreamSteps : 0;
+  // kStream: the consumers' loads of their first unit's local tokens (P105). In gemm they are
+  // issued at entry, before the barriers are set up and the registers reallocated (P112): after
+  // the set-up they came ~1.1 us after entry, and the stores, not the weights, set the first K
+  // step (gemm 128x7168x2048 -1.6 %). group_gemm's first unit is read from the group table in
+  // global memory first; issued at entry there they cost G=2 [192,320] 0.9 %, so group_gemm
+  // fetches after the set-up, as before.
+  constexpr bool kEarlyFetch = kStream && !std::is_same_v<Sched, GroupScheduler>;
+  struct NoLocalTokens {};
+  [[maybe_unused]] std::conditional_t<kStream, LocalTokens<2 * 128, 128, Cf::kStages>, NoLocalTokens> local;
+  [[maybe_unused]] int local_steps = 0;  // of the first unit, decoded by the consumers
+  // Fetches them; true if the CTA has a unit (local_steps of it are then decoded locally).
+  [[maybe_unused]] const auto fetch_local = [&] {
+    if constexpr (kStream) {
+      WorkCursor c0 = work_start(wp);
+      Tile t0;
+      if (!next_work(sched, wp, c0, t0)) return false;
+      local_steps = std::min(stream_local_steps, t0.k_step_end - t0.k_step_begin);
+      if constexpr (std::is_same_v<Sched, GroupScheduler>)
+        local.fetch(param_at(token_groups.group, t0.group), t0, local_steps, threadIdx.x - 128);
+      else
+        local.fetch(sched.e, t0, local_steps, threadIdx.x - 128);
+      return true;
+    }
+    return false;
+  };
+  const bool split_start = kEarlyFetch && stream_local_steps > 0;
+  if constexpr (kEarlyFetch) {
+    if (split_start && warpgroup > 0) fetch_local();
+  }
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       sm90::mbar_init(&full[s], issuers);  // each issuing thread announces its bytes
@@ -448,7 +477,19 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     if constexpr (kFusable) sm90::mbar_init(&tokens_counted, 1);
     sm90::mbar_init_fence();
   }
-  __syncthreads();
+  if (split_start) {
+    // The barriers' initialisation, made visible by warp 0's arrival: the producer warpgroup waits
+    // for it on barrier 5, the consumers on barrier 6; neither waits for the other's start.
+    constexpr int kInitCount = kConsumers * 128 + 32;
+    if (warpgroup == 0) {
+      if (threadIdx.x < 32) asm volatile("bar.arrive 6, %0;" ::"n"(kInitCount) : "memory");
+      asm volatile("bar.sync 5, 128;" ::: "memory");
+    } else {
+      asm volatile("bar.sync 6, %0;" ::"n"(kInitCount) : "memory");
+    }
+  } else {
+    __syncthreads();
+  }
   // With a split, the cluster's barriers must be initialised before any CTA uses a peer's: every
   // thread arrives here and waits before its first remote access (or before it exits).
   if (kClusters && splits > 1) sm90::cluster_arrive_relaxed();
@@ -635,17 +676,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   }
   if constexpr (kStream) {
     if (stream_local_steps > 0) {  // the first unit's first steps' tokens, into ring stages 0.. (P105)
-      static_assert(C == 2 && T == 128, "decode_local_tokens<256, 128, ...>");
-      WorkCursor c0 = work_start(wp);
-      Tile t0;
-      if (next_work(sched, wp, c0, t0)) {
-        const int steps = std::min(stream_local_steps, t0.k_step_end - t0.k_step_begin);
-        if constexpr (std::is_same_v<Sched, GroupScheduler>)
-          decode_local_tokens<kConsumers * 128, T, kStages>(param_at(token_groups.group, t0.group), t0, steps,
-                                                            sm90::smem_addr(ring), kStageBytes, ctid);
-        else
-          decode_local_tokens<kConsumers * 128, T, kStages>(sched.e, t0, steps, sm90::smem_addr(ring), kStageBytes,
-                                                            ctid);
+      if (kEarlyFetch ? local_steps > 0 : fetch_local()) {
+        local.store(local_steps, sm90::smem_addr(ring), kStageBytes, ctid);
         sm90::fence_proxy_async_smem();  // the stores, then wgmma's reads of them
       }
       consumers_sync();
