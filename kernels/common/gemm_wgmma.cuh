@@ -441,9 +441,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // kStream: the consumers' loads of their first unit's local tokens (P105). In gemm they are
   // issued at entry, before the barriers are set up and the registers reallocated (P112): after
   // the set-up they came ~1.1 us after entry, and the stores, not the weights, set the first K
-  // step (gemm 128x7168x2048 -1.6 %). group_gemm's first unit is read from the group table in
-  // global memory first; issued at entry there they cost G=2 [192,320] 0.9 %, so group_gemm
-  // fetches after the set-up, as before.
+  // step (gemm 128x7168x2048 -2.3 % on an H100). In group_gemm, issued at entry they cost G=2
+  // [192,320] 0.7-0.9 % (its weights' first copies then waited for their cold TMA descriptors,
+  // P114) and, with the descriptors prefetched (below), gained nothing: it fetches after the set-up.
   constexpr bool kEarlyFetch = kStream && !std::is_same_v<Sched, GroupScheduler>;
   struct NoLocalTokens {};
   [[maybe_unused]] std::conditional_t<kStream, LocalTokens<2 * 128, 128, Cf::kStages>, NoLocalTokens> local;
