@@ -303,12 +303,6 @@ __device__ __forceinline__ TokenChunk fetch_chunk_of(const E& e, int64_t chunk) 
   return c;
 }
 
-// The lane's chunk `ck` decoded into fragment order through the warp's 4 KiB at `stage` (its
-// 16-byte unit q at unit q ^ (lane & 7) of the lane's 128 bytes: no bank conflicts either way),
-// then handed out as 8 rounds of 16-byte units: round j gives the lane unit q = lane % 8 of lane
-// cc = 4 j + lane / 8's chunk, store(cc, q, v). So each round's 32 units are 4 whole chunks of
-// consecutive lanes: 512 bytes wherever those chunks are contiguous in the workspace. The whole
-// warp calls it (two __syncwarp inside).
 // A chunk's four blocks a*sa as FP16 pairs: h[t][q] is block t's q-th half2 (exact, at most 2688),
 // so the chunk's 16-byte unit q in fragment order is h[0..3][q].
 __device__ __forceinline__ void decode_chunk(const TokenChunk& ck, uint32_t (&h)[4][8]) {
@@ -323,16 +317,27 @@ __device__ __forceinline__ void decode_chunk(const TokenChunk& ck, uint32_t (&h)
   }
 }
 
+// A decoded chunk's 128 bytes into shared memory at `row`, its 16-byte unit q (h[0..3][q]) at
+// unit q ^ key.
+__device__ __forceinline__ void store_chunk_swizzled(uint32_t row, int key, const uint32_t (&h)[4][8]) {
+#pragma unroll
+  for (int q = 0; q < 8; ++q)
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(row + ((q ^ key) << 4)), "r"(h[0][q]), "r"(h[1][q]),
+                 "r"(h[2][q]), "r"(h[3][q])
+                 : "memory");
+}
+
+// The lane's chunk `ck` decoded into fragment order through the warp's 4 KiB at `stage` (its
+// 16-byte unit q at unit q ^ (lane & 7) of the lane's 128 bytes: no bank conflicts either way),
+// then handed out as 8 rounds of 16-byte units: round j gives the lane unit q = lane % 8 of lane
+// cc = 4 j + lane / 8's chunk, store(cc, q, v). So each round's 32 units are 4 whole chunks of
+// consecutive lanes: 512 bytes wherever those chunks are contiguous in the workspace. The whole
+// warp calls it (two __syncwarp inside).
 template <class Store>
 __device__ __forceinline__ void stage_chunks(const TokenChunk& ck, uint32_t stage, int lane, Store&& store) {
   uint32_t h[4][8];
   decode_chunk(ck, h);
-  const uint32_t mine = stage + lane * 128;
-#pragma unroll
-  for (int q = 0; q < 8; ++q)
-    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(mine + ((q ^ (lane & 7)) << 4)), "r"(h[0][q]),
-                 "r"(h[1][q]), "r"(h[2][q]), "r"(h[3][q])
-                 : "memory");
+  store_chunk_swizzled(stage + lane * 128, lane & 7, h);
   __syncwarp();
 #pragma unroll
   for (int j = 0; j < 8; ++j) {
@@ -585,12 +590,7 @@ struct LocalTokens {
       if (d >= steps) break;
       uint32_t h[4][8] = {};
       if (live) decode_chunk(ck[i], h);
-      const uint32_t base = ring + d * stage_bytes + r * 128;
-#pragma unroll
-      for (int q = 0; q < 8; ++q)
-        asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(base + ((q ^ (r & 7)) << 4)), "r"(h[0][q]),
-                     "r"(h[1][q]), "r"(h[2][q]), "r"(h[3][q])
-                     : "memory");
+      store_chunk_swizzled(ring + d * stage_bytes + r * 128, r & 7, h);  // TMA's 128-byte swizzle
     }
   }
 };
