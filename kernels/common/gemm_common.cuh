@@ -185,11 +185,24 @@ struct SingleScheduler {
   __device__ Tile tile_at(const Segment& s) const { return tile_range(e, 0, s.span.tile, s.k_begin, s.k_end, ts); }
 };
 
-// G GEMMs: a device table of entries (built in prepare), a CTA finds its GEMM by a scan of the
-// first tiles (G is small; the table stays in L1), or from its balanced order's entry
-// (balance.hpp order_codes).
-struct GroupScheduler {
-  const GemmEntry* entries = nullptr;  // device, `groups` entries, ascending first_tile
+// G GEMMs: a table of entries, a CTA finds its GEMM by a scan of the first tiles (G is small), or
+// from its balanced order's entry (balance.hpp order_codes). The table is `Table`: a device
+// pointer (built in prepare; the scan's loads stay in L1), or, in `persistent`'s fused and
+// decoder-CTA kernels (at most kHeldGroups GEMMs), a HeldRef to the entries in the kernel's
+// parameters, so that a CTA's first unit needs no load from global memory (docs/perf-notes.md
+// P118). The fields other than the table are GroupFields, so one scheduler converts to the other
+// (on()). (GroupTable first: the device-table scheduler keeps the layout it had.)
+inline constexpr int kHeldGroups = 4;
+struct HeldEntries {
+  GemmEntry e[kHeldGroups];
+};
+// A HeldEntries that is a __grid_constant__ kernel parameter, read in place (indexed constant
+// loads; a run-time index into a parameter that is not __grid_constant__ copies it to local memory).
+struct HeldRef {
+  const HeldEntries* p = nullptr;
+  __device__ const GemmEntry& operator[](int g) const { return p->e[g]; }
+};
+struct GroupFields {
   int groups = 0;
   int64_t total_tiles = 0;
   TileShape ts;
@@ -202,10 +215,26 @@ struct GroupScheduler {
   // CTA's last unit, else the unit with its group, balance.hpp order_code, so that next_work
   // needs no scan of the table), or nullptr for units in their own order.
   const int* order = nullptr;
+};
+template <class Table>
+struct GroupTable {
+  Table entries{};  // `groups` entries, ascending first_tile
+};
+template <class Table>
+struct GroupSchedulerOf : GroupTable<Table>, GroupFields {
+  using GroupTable<Table>::entries;
   int64_t blocks() const { return total_tiles * ts.splits; }
+  // The same scheduler over another copy of the table.
+  template <class Other>
+  NVFP4_HD GroupSchedulerOf<Other> on(const Other& table) const {
+    GroupSchedulerOf<Other> s;
+    static_cast<GroupFields&>(s) = *this;
+    s.entries = table;
+    return s;
+  }
   __device__ Tile at(int block) const { return tile_at(unit(block)); }
   __device__ const GemmEntry& entry(int g) const { return entries[g]; }
-  __device__ TileSpan span(int it) const { return span_in_table(entries, groups, it); }
+  __device__ TileSpan span(int it) const { return span_in_table(&entries[0], groups, it); }
   // Slot i's code: its unit (order: with the group), or -1 (next_work stops there).
   __device__ int slot(int i) const { return order != nullptr ? __ldg(order + i) : i; }
   // Slot i's order entry into L1 ahead of its next_work (the consumers, during the epilogue before
@@ -234,6 +263,12 @@ struct GroupScheduler {
     return tile_range(e, s.span.group, s.span.tile - e.first_tile, s.k_begin, s.k_end, ts);
   }
 };
+using GroupScheduler = GroupSchedulerOf<const GemmEntry*>;
+// Whether a scheduler type is a GroupSchedulerOf.
+template <class S>
+inline constexpr bool kGroupSched = false;
+template <class T>
+inline constexpr bool kGroupSched<GroupSchedulerOf<T>> = true;
 
 // ---- a persistent CTA's work ----
 // Either data-parallel (units = tiles x splits; CTA b takes units b, b + grid, ...; the splits of
@@ -271,7 +306,7 @@ __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp
   const int end = work_end(wp);
   if (c.it >= end) return false;
   if (wp.sk.ctas == 0) {
-    if constexpr (std::is_same_v<Sched, GroupScheduler>) {
+    if constexpr (kGroupSched<Sched>) {
       const int code = sched.slot(c.it);
       if (code < 0) return false;  // past this CTA's last unit (balance.hpp's padded stride form)
       seg = sched.unit_of_slot(code);

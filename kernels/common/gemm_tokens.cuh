@@ -184,6 +184,7 @@ struct TokenFuse {
 // NoTokenGroups (TokenGroupsFor).
 inline constexpr int kMaxFuseGroups = 4;
 static_assert(kMaxFuseGroups == kMaxStreamGroups, "the fused and the streamed group kernels take as many GEMMs");
+static_assert(kHeldGroups == kMaxStreamGroups, "the fused and the streamed group kernels hold their group table (HeldEntries)");
 struct TokenGroups {
   int groups = 0;  // group g's tokens are group[g]'s
   TokenSource group[kMaxFuseGroups];
@@ -675,6 +676,7 @@ struct TokenWorkspace {
   int stream_ctas = 0, decoder_ctas = 0, rank_groups = 0, local_groups = 0;
   int stream_pieces[kMaxStreamGroups] = {}, stream_ready_at[kMaxStreamGroups] = {};
   TokenSource sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
+  HeldEntries held;                          // the GEMMs, where there are at most kHeldGroups (HeldRef)
   int grid = 1;                              // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
   TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
@@ -687,6 +689,7 @@ struct TokenWorkspace {
     CUDA_CHECK(cudaMemsetAsync(tokens.get(), 0, tokens.bytes(), stream));
     if (groups <= kPrepassGroups)
       for (int g = 0; g < groups; ++g) sources[g] = token_source(lp.entries[g]);
+    if (groups <= kHeldGroups) std::copy(lp.entries.begin(), lp.entries.end(), held.e);
     grid = prepass_grid(chunks, groups);
     const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);

@@ -177,6 +177,15 @@ struct Maps {
   CUtensorMap w[2];
   CUtensorMap out;
 };
+// The kernels' __grid_constant__ parameter: the descriptors, and in group_gemm's fused and
+// decoder-CTA kernels (kHeld: at most kHeldGroups GEMMs) the group table too, which their
+// scheduler reads in place (HeldRef, docs/perf-notes.md P118). (__grid_constant__ on another
+// parameter changed gemm's code.)
+struct MapsAndTable : Maps {
+  HeldEntries groups;
+};
+template <bool kHeld>
+using MapsFor = std::conditional_t<kHeld, MapsAndTable, Maps>;
 
 template <int NB>
 using Slots = SlotMap<NB, 8>;
@@ -366,6 +375,16 @@ __device__ __forceinline__ void static_for(F&& f) {
   }
 }
 
+// The scheduler a kernel reads: its parameter itself (a copy changed gemm's code), or (kHeld) the
+// same over the group table in the parameters (MapsAndTable::groups, HeldRef).
+template <bool kHeld, class Sched, class M>
+__device__ __forceinline__ decltype(auto) kernel_scheduler(const Sched& s, const M& maps) {
+  if constexpr (kHeld)
+    return s.on(HeldRef{&maps.groups});
+  else
+    return (s);
+}
+
 // Sched: SingleScheduler (gemm, dual_gemm; TMA descriptors in `maps`) or GroupScheduler
 // (group_gemm; group g's descriptors at table[g] in global memory).
 // kGlobal: a data-parallel split-K launch without clusters, its partial sums through L2
@@ -375,11 +394,15 @@ __device__ __forceinline__ void static_for(F&& f) {
 // each (decode_token_stream, P104); its token warp waits for them group by group.
 template <int NB, int C, int T, class Sched, bool kGlobal = false, bool kFused = false, bool kStream = false>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
-    wgmma_gemm_kernel(const __grid_constant__ Maps maps, const Maps* __restrict__ table,
-                      const CUtensorMap* __restrict__ narrow_tok, const Sched sched, const WorkPlan wp,
+    wgmma_gemm_kernel(const __grid_constant__ MapsFor<kGroupSched<Sched> && (kFused || kStream)> maps,
+                      const Maps* __restrict__ table,
+                      const CUtensorMap* __restrict__ narrow_tok, const Sched sched_arg, const WorkPlan wp,
                       const TokenFuse fuse,
-                      const TokenGroupsFor<std::is_same_v<Sched, GroupScheduler> && (kFused || kStream)> token_groups) {
+                      const TokenGroupsFor<kGroupSched<Sched> && (kFused || kStream)> token_groups) {
 #if NVFP4_SM90A
+  // group_gemm's fused and decoder-CTA kernels read the group table from their parameters
+  // (maps.groups, P118): a CTA's first unit then needs no load from global memory.
+  const auto& sched = kernel_scheduler<kGroupSched<Sched> && (kFused || kStream)>(sched_arg, maps);
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
@@ -387,9 +410,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // group_gemm: a partly filled tile runs narrow (narrow_width): its token rows copied by the box
   // of that many rows (group g's narrow_tok[kNarrowMaps g + width / 32 - 2]), its K loop on wgmmas
   // that wide.
-  constexpr bool kNarrow = std::is_same_v<Sched, GroupScheduler>;
+  constexpr bool kNarrow = kGroupSched<Sched>;
   // group_gemm: a tile with more work after it goes out through a held ring stage (P80, below).
-  constexpr bool kHeldPath = std::is_same_v<Sched, GroupScheduler>;
+  constexpr bool kHeldPath = kGroupSched<Sched>;
   constexpr int kNarrowMaps = T / 32 - 2;
   // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
@@ -425,7 +448,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
                   "decoder CTAs: gemm's and group_gemm's data-parallel 2 x 128 kernels only");
     if (static_cast<int>(blockIdx.x) >= fuse.main_ctas) {  // a decoder CTA (whole clusters of them): no unit
       const uint32_t stage = sm90::smem_addr(ring) + (threadIdx.x / 32) * 4096;
-      if constexpr (std::is_same_v<Sched, GroupScheduler>)  // the GEMMs' sources from the parameters
+      if constexpr (kGroupSched<Sched>)  // the GEMMs' sources from the parameters
         decode_token_stream<kGroupStreamParts>([&](int g) { return param_at(token_groups.group, g); }, fuse, splits,
                                                stage);
       else
@@ -443,8 +466,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // the set-up they came ~1.1 us after entry, and the stores, not the weights, set the first K
   // step (gemm 128x7168x2048 -2.3 % on an H100). In group_gemm, issued at entry they cost G=2
   // [192,320] 0.7-0.9 % (its weights' first copies then waited for their cold TMA descriptors,
-  // P114) and, with the descriptors prefetched (below), gained nothing: it fetches after the set-up.
-  constexpr bool kEarlyFetch = kStream && !std::is_same_v<Sched, GroupScheduler>;
+  // P114), with the descriptors prefetched (below) gained nothing, and with the group table in the
+  // parameters (P118) cost 0.5 %: it fetches after the set-up.
+  constexpr bool kEarlyFetch = kStream && !kGroupSched<Sched>;
   struct NoLocalTokens {};
   [[maybe_unused]] std::conditional_t<kStream, LocalTokens<2 * 128, 128, Cf::kStages>, NoLocalTokens> local;
   [[maybe_unused]] int local_steps = 0;  // of the first unit, decoded by the consumers
@@ -455,7 +479,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       Tile t0;
       if (!next_work(sched, wp, c0, t0)) return false;
       local_steps = std::min(stream_local_steps, t0.k_step_end - t0.k_step_begin);
-      if constexpr (std::is_same_v<Sched, GroupScheduler>)
+      if constexpr (kGroupSched<Sched>)
         local.fetch(param_at(token_groups.group, t0.group), t0, local_steps, threadIdx.x - 128);
       else
         local.fetch(sched.e, t0, local_steps, threadIdx.x - 128);
@@ -467,7 +491,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   if constexpr (kEarlyFetch) {
     if (split_start && warpgroup > 0) fetch_local();
   }
-  if constexpr (std::is_same_v<Sched, GroupScheduler>) {
+  if constexpr (kGroupSched<Sched>) {
     // group_gemm's TMA descriptors sit in global memory (`table`), and the issuing warps' first
     // copies fetched them cold: launches of at most kMaxStreamGroups GEMMs (the 2 x 128 kernels of
     // the fused and decoder-CTA plans among them) prefetch each GEMM's weights and tokens
@@ -635,11 +659,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       // the gemm and dual_gemm kernels, measured under eager loading (P41), they took 3.8 % off
       // gemm 128x7168x16384 but cost the other shapes 2-4 %, and merely compiling them in cost the
       // shared loop 0.2-4.9 % (docs/perf-notes.md P39, P41).
-      if constexpr (std::is_same_v<Sched, GroupScheduler> || kStream) {
+      if constexpr (kGroupSched<Sched> || kStream) {
         using Yes = std::true_type;
         using No = std::false_type;
         bool role_loops = true;  // kStream: the token loop's waits kept out of the others (P104)
-        if constexpr (std::is_same_v<Sched, GroupScheduler>) role_loops = sched.role_loops;
+        if constexpr (kGroupSched<Sched>) role_loops = sched.role_loops;
         if (issuers == 3 && role_loops) {
           issued = true;
           if (role == 0)
@@ -674,7 +698,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       // writes before every CTA has counted (below), after the fence.
       const uint32_t share_stage = sm90::smem_addr(ring) + (ctid / 32) * 1024;
       static_assert(kConsumers * 4 * 1024 <= kTokBytes, "the consumers' staging fits stage 0's token tile");
-      if constexpr (std::is_same_v<Sched, GroupScheduler>)
+      if constexpr (kGroupSched<Sched>)
         decode_token_share(token_groups, fuse, tid, threads, share_stage);
       else
         decode_token_share(sched.entry(0), fuse, tid, threads, share_stage);
@@ -915,7 +939,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   (void)maps;
   (void)table;
   (void)narrow_tok;
-  (void)sched;
+  (void)sched_arg;
   (void)wp;
   (void)fuse;
   (void)token_groups;
@@ -1306,8 +1330,14 @@ class WgmmaRunner final : public Runner {
     TokenGroupsFor<kGrouped && (kFused || kStream)> token_groups{};
     if constexpr (kGrouped && (kFused || kStream)) token_groups = m_tokens.token_groups();
     const int64_t grid = m_blocks + (kStream ? m_tokens.decoder_ctas : 0);
+    MapsFor<kGrouped && (kFused || kStream)> maps;
+    static_cast<Maps&>(maps) = m_maps;
+    if constexpr (kGrouped && (kFused || kStream)) {
+      if (m_tokens.groups > kHeldGroups) throw std::logic_error("group_gemm persistent: more GEMMs than kHeldGroups");
+      maps.groups = m_tokens.held;
+    }
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream>, grid, Cfg<C, T>::kThreads,
-                     Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, m_maps,
+                     Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, maps,
                      static_cast<const Maps*>(m_map_table.get<Maps>()),
                      static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan,
                      m_tokens.fuse(), token_groups);
