@@ -262,7 +262,7 @@ std::vector<double> unit_steps(const LaunchPlan& lp, Scale&& scale) {
     for (int64_t t = 0; t < tiles; ++t) {
       const double f = scale(e, t);
       for (int s = 0; s < splits; ++s)
-        steps.push_back(f * (split_k_begin(e.k_steps, s + 1, splits) - split_k_begin(e.k_steps, s, splits)));
+        steps.push_back(f * split_k_steps(e.k_steps, s, splits));
     }
   }
   return steps;

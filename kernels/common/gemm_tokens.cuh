@@ -753,9 +753,7 @@ struct TokenWorkspace {
       if (e.args.l * e.m_pad % piece_rows != 0) throw std::logic_error("decoder CTAs: rows not whole pieces");
       counts += k_steps;
       for (int s = 0; s < splits; ++s)
-        rank_groups = std::max(rank_groups, (split_k_begin(k_steps, s + 1, splits) -
-                                             split_k_begin(k_steps, s, splits) + kStreamSteps - 1) /
-                                                kStreamSteps);
+        rank_groups = std::max(rank_groups, (split_k_steps(k_steps, s, splits) + kStreamSteps - 1) / kStreamSteps);
     }
     ready = DeviceBuffer(static_cast<size_t>(counts) * sizeof(unsigned));
     launches = DeviceBuffer(sizeof(unsigned long long));

@@ -54,7 +54,7 @@ inline PrefetchPlan plan_prefetch(const std::vector<PrefetchGemm>& gemms, int sp
     const int k_steps = static_cast<int>(g.k / k_step);
     per_step += splits * nb * g.l * (g.n * (k_step / 2) + SfGeometry{g.n, g.k / 16, g.l}.row_blocks() * kAtomBytes);
     for (int s = 0; s < splits; ++s)
-      steps = std::min<int64_t>(steps, split_k_begin(k_steps, s + 1, splits) - split_k_begin(k_steps, s, splits));
+      steps = std::min<int64_t>(steps, split_k_steps(k_steps, s, splits));
   }
   if (per_step == 0 || budget <= 0 || k_step != 64) return pp;
   const int64_t fit = budget / per_step;

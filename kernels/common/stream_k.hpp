@@ -32,6 +32,11 @@ namespace nvfp4::gemm {
 // `splits` an int (the host) or a Divisor (the kernels: no division instruction sequence).
 template <class D>
 NVFP4_HD int split_k_begin(int k_steps, int split, const D& splits) { return quotient(k_steps * split, splits); }
+// The K steps of split `split`: from its start to the next one's.
+template <class D>
+NVFP4_HD int split_k_steps(int k_steps, int split, const D& splits) {
+  return split_k_begin(k_steps, split + 1, splits) - split_k_begin(k_steps, split, splits);
+}
 
 // A tile's place in the iteration space: its index in the launch (and the GEMM it belongs to, for
 // grouped launches) and its iterations [first, first + steps).
