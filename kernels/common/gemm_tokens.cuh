@@ -288,6 +288,58 @@ struct TokenChunk {
   uint32_t scales = 0;
   bool live = false;
 };
+
+// ---- group_gemm's 2 x 256 kernel decodes its tokens itself (`persistent`, docs/perf-notes.md P123) ----
+// A data-parallel, unsplit, resident launch of at most kMaxWideFuseGroups GEMMs: every consumer
+// thread of every CTA decodes a share of the tokens' live rows at entry, in two phases, each a
+// count of the launch's CTAs (never reset, count_arrival): phase 0 the first early_steps K steps
+// of every row (what every CTA's first unit reads first), phase 1 the rest. The token-issuing
+// warp counts its CTA on each phase once the consumers have stored it, and waits for the launch's
+// count of phase 0 before its first copy and of phase 1 before its (early_steps + 1)-th. So the
+// consumers start their K loop once they have stored both phases, while phase 1's fence and count
+// run beside the first K steps.
+// Chunk v of phase p (v < chunks[p], the phases' chunks of every GEMM back to back): GEMM g with
+// phase[p][g].start <= v < phase[p][g + 1].start, its live row (over batches) local / per_row and
+// K chunk first_ch + local % per_row, local = v - start.
+inline constexpr int kMaxWideFuseGroups = 8;
+struct TokenPhase {
+  int start = 0;
+  Divisor per_row = 1;  // the phase's chunks per row (>= 1 wherever the GEMM has chunks in it)
+  int first_ch = 0;
+};
+struct WideTokens {
+  int groups = 0;
+  int early_steps = 0;  // phase 0's K steps (fewer where a GEMM has fewer)
+  int chunks[2] = {};
+  unsigned long long* late = nullptr;  // phase 1's count (phase 0's: TokenFuse::arrivals)
+  TokenSource group[kMaxWideFuseGroups];
+  Divisor m[kMaxWideFuseGroups];  // each GEMM's live rows per batch
+  TokenPhase phase[2][kMaxWideFuseGroups];
+};
+// Chunk v of phase p as fetched, and its chunk in the workspace (`dst`). w sits in a
+// __grid_constant__ parameter, so the GEMM's fields are read in place by its index.
+template <int P>
+__device__ __forceinline__ TokenChunk fetch_wide_chunk(const WideTokens& w, int v, int& dst) {
+  int g = 0;
+#pragma unroll
+  for (int x = 1; x < kMaxWideFuseGroups; ++x)
+    if (x < w.groups && v >= w.phase[P][x].start) g = x;
+  const TokenPhase& ph = w.phase[P][g];
+  const TokenSource& s = w.group[g];
+  const int local = v - ph.start;
+  const int row = ph.per_row.div(local);  // live row, over batches
+  const int ch = local - row * static_cast<int>(ph.per_row) + ph.first_ch;
+  const int b = w.m[g].div(row);
+  dst = static_cast<int>(s.first_chunk) +
+        (b * static_cast<int>(s.m_pad) + row - b * static_cast<int>(w.m[g])) * static_cast<int>(s.tok_chunks) + ch;
+  TokenChunk c;
+  const uint4* p = reinterpret_cast<const uint4*>(s.a + int64_t{row} * (s.k / 2) + ch * 32);
+  c.packed[0] = p[0];
+  c.packed[1] = p[1];
+  c.scales = *reinterpret_cast<const uint32_t*>(s.sfa + int64_t{row} * (s.k / 16) + ch * 4);
+  c.live = true;
+  return c;
+}
 template <class E>
 __device__ __forceinline__ TokenChunk fetch_chunk_of(const E& e, int64_t chunk) {
   using F = TokenFields;
@@ -351,6 +403,77 @@ __device__ __forceinline__ void stage_chunks(const TokenChunk& ck, uint32_t stag
     store(cc, q, v);
   }
   __syncwarp();
+}
+
+// kBatch rounds of a warp's share of WideTokens phase P: round i holds chunks first + i x stride +
+// lane (first: the warp's first chunk of the batch; stride: 32 x the launch's decoding warps), all
+// fetched before any is decoded (one DRAM round trip), then decoded and stored in rounds through
+// the warp's 4 KiB at `stage` (stage_chunks: 512 contiguous bytes per store instruction where the
+// chunks are contiguous in the workspace, i.e. inside a row). Chunks past the phase's end are not
+// fetched, nor stored.
+template <int P, int kBatch>
+struct WideShare {
+  TokenChunk ck[kBatch];
+  int dst[kBatch];
+  __device__ __forceinline__ void fetch(const WideTokens& w, int first, int stride) {
+    const int lane = static_cast<int>(threadIdx.x & 31);
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i) {
+      dst[i] = 0;
+      const int v = first + i * stride + lane;
+      if (v < w.chunks[P]) ck[i] = fetch_wide_chunk<P>(w, v, dst[i]);
+    }
+  }
+  __device__ __forceinline__ void store(const WideTokens& w, int first, int stride, uint4* out, uint32_t stage,
+                                        volatile int* dsts) const {
+    const int lane = static_cast<int>(threadIdx.x & 31);
+#pragma unroll
+    for (int i = 0; i < kBatch; ++i) {
+      if (first + i * stride >= w.chunks[P]) break;  // warp-uniform
+      dsts[lane] = ck[i].live ? dst[i] : -1;  // the lanes' chunks, for the lanes that store them
+      __syncwarp();
+      stage_chunks(ck[i], stage, lane, [&](int cc, int q, const uint4& v) {
+        const int d = dsts[cc];
+        if (d >= 0) out[int64_t{d} * 8 + q] = v;
+      });
+    }
+  }
+};
+// The rounds of the warp's share of phase P after its first batch (which the caller fetched
+// ahead): kBatch at a time.
+template <int P, int kBatch>
+__device__ __forceinline__ void decode_wide_rest(const WideTokens& w, int first, int stride, uint4* out,
+                                                 uint32_t stage, volatile int* dsts) {
+  for (int f = first + kBatch * stride; f < w.chunks[P]; f += kBatch * stride) {  // warp-uniform
+    WideShare<P, kBatch> more;
+    more.fetch(w, f, stride);
+    more.store(w, f, stride, out, stage, dsts);
+  }
+}
+// A consumer thread's share of both phases (WideTokens; `warp`: its warp among the launch's
+// `warps` decoding ones, numbered so that consecutive warps sit in different CTAs and phase 0's few
+// rounds spread over the CTAs), arriving on the mbarrier at stored[p] (shared-memory addresses)
+// once it has stored its chunks of phase p, and before that on phase 1 fencing the async proxy
+// (the staging at `stage` is a stage's token tile, which a TMA copy fills next). Phase 1's loads
+// are issued after phase 0's arrival: before it, the arrival (a release) waited for them too, and
+// phase 0's count came ~5 us later (P123's trace). The kernel runs this before its consumers'
+// setmaxnreg: after it, ptxas spilled in the 2 x 256 K loops, which have no registers to spare
+// (P78, P123).
+template <int kBatch>
+__device__ __forceinline__ void decode_wide_share(const WideTokens& w, int warp, int warps, uint4* out, uint32_t stage,
+                                               volatile int* dsts, uint32_t stored0, uint32_t stored1) {
+  const int first = warp * 32, stride = warps * 32;
+  WideShare<0, 1> early;
+  early.fetch(w, first, stride);
+  early.store(w, first, stride, out, stage, dsts);
+  decode_wide_rest<0, 1>(w, first, stride, out, stage, dsts);
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(stored0) : "memory");  // release: the stores first
+  WideShare<1, kBatch> late;
+  late.fetch(w, first, stride);
+  late.store(w, first, stride, out, stage, dsts);
+  decode_wide_rest<1, kBatch>(w, first, stride, out, stage, dsts);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(stored1) : "memory");
 }
 
 // Thread i of the pre-pass's grid asks L2 for spans i, i + grid, ... of the plan, one
@@ -677,6 +800,7 @@ struct TokenWorkspace {
   int stream_pieces[kMaxStreamGroups] = {}, stream_ready_at[kMaxStreamGroups] = {};
   TokenSource sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
   HeldEntries held;                          // the GEMMs, where there are at most kHeldGroups (HeldRef)
+  WideTokens wide;                           // fuse_wide
   int grid = 1;                              // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
   TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
@@ -773,6 +897,47 @@ struct TokenWorkspace {
     prefetch = PrefetchPlan{};  // no pre-pass: nothing warms L2 (the weights' copies leave at entry)
   }
   bool fused() const { return arrivals.get() != nullptr; }
+  // group_gemm's 2 x 256 kernel decodes the tokens itself (WideTokens, P123): the counts of both
+  // phases (arrivals[0] and [1]) zeroed here (prepare), the phases' tables built from `entries`;
+  // phase 0 holds each row's first `early_steps` K steps.
+  void fuse_wide(cudaStream_t stream, const std::vector<GemmEntry>& entries, int early_steps) {
+    if (entries.size() > static_cast<size_t>(kMaxWideFuseGroups))
+      throw std::logic_error("wide fused tokens: more GEMMs than kMaxWideFuseGroups");
+    arrivals = DeviceBuffer(2 * sizeof(unsigned long long));
+    CUDA_CHECK(cudaMemsetAsync(arrivals.get(), 0, arrivals.bytes(), stream));
+    prefetch = PrefetchPlan{};  // no pre-pass
+    wide = WideTokens{};
+    wide.groups = static_cast<int>(entries.size());
+    wide.early_steps = early_steps;
+    wide.late = arrivals.get<unsigned long long>() + 1;
+    int64_t n[2] = {0, 0};
+    for (int g = 0; g < wide.groups; ++g) {
+      const GemmEntry& e = entries[g];
+      const int per_row = e.tok_chunks, early = std::min(early_steps, per_row);
+      const int per[2] = {early, per_row - early};
+      wide.group[g] = token_source(e);
+      wide.m[g] = static_cast<int>(e.args.m);
+      for (int p = 0; p < 2; ++p) {
+        wide.phase[p][g] = TokenPhase{static_cast<int>(n[p]), std::max(per[p], 1), p == 0 ? 0 : early};
+        n[p] += e.args.l * e.args.m * per[p];
+        if (n[p] >= (int64_t{1} << 31)) throw std::logic_error("wide fused tokens: 2^31 chunks or more");
+      }
+    }
+    wide.chunks[0] = static_cast<int>(n[0]);
+    wide.chunks[1] = static_cast<int>(n[1]);
+  }
+  bool wide_fused() const { return wide.groups > 0; }
+  // Whether group_gemm's 2 x 256 launch whose `decoders` consumer threads could decode its
+  // `live_chunks` chunks (live rows only) should (fuse_wide): as `env` forces (fused; prepass and
+  // stream keep the pre-pass), else where each thread's share is more than kWideFuseMin and at most
+  // kWideFuseMax chunks. Measured on an H200 (docs/perf-notes.md P123): G=8 N=4096, 3.3 chunks per
+  // thread, -2.4 % against the pre-pass; G=8 N=7168, 1.0, +0.7 to +1.5 % (its pre-pass is short).
+  static constexpr int kWideFuseMin = 2, kWideFuseMax = 4;
+  static bool wants_wide_fused(const char* env, int64_t live_chunks, int64_t decoders) {
+    const std::string forced = forced_choice(env, {"fused", "prepass", "stream"});
+    return forced.empty() ? live_chunks > decoders * kWideFuseMin && live_chunks <= decoders * kWideFuseMax
+                          : forced == "fused";
+  }
   // The main launch's TokenFuse parameter (arrivals null: the pre-pass launch decoded the tokens).
   TokenFuse fuse() const {
     TokenFuse f;
@@ -796,6 +961,9 @@ struct TokenWorkspace {
   // For a runner's plan(): "; the tokens decoded in the main launch", "; the pre-pass prefetches
   // each unit's first P K steps into L2 (X MB)" or "".
   std::string plan_text() const {
+    if (wide_fused())
+      return "; the tokens decoded in the main launch, each row's first " + std::to_string(wide.early_steps) +
+             " K steps counted first";
     if (fused()) return "; the tokens decoded in the main launch";
     if (streamed() && decoder_ctas == 0) return "; the tokens decoded by each CTA itself, into its ring";
     if (streamed())  // (ranks differ by at most one step, so every rank has more than the local steps)

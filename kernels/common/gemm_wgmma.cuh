@@ -133,6 +133,11 @@ inline double wide_step(int width) { return kWideGroupStep[width / 32 - 2]; }
 // kWideGroupStep (8 groups of one width) says.
 inline constexpr double kWideMixedStep[7] = {0.445, 0.517, 0.592, 0.631, 0.77, 0.943, 1.0};
 inline constexpr double kWideUnitSteps = 5.0;
+// group_gemm's 2 x 256 kernel that decodes its tokens itself (WideTokens, docs/perf-notes.md P123):
+// phase 0's K steps (NVFP4_PERSISTENT_EARLY_STEPS forces 0 to kWideEarlyMax: below the ring's
+// 6 stages, since phase 1's first copy fills the stage the consumers stage their stores through),
+// and the rounds of a consumer warp's phase-1 share fetched at once.
+inline constexpr int kWideEarlySteps = 4, kWideEarlyMax = 4, kWideBatch = 4;
 
 // The CTA shape, by the number C of consumer warpgroups (2 or 3). The consumers' loop is
 // issue-latency bound (docs/perf-notes.md, P4/P5: ~140 instructions per K step and warp at ~7.5
@@ -184,8 +189,23 @@ struct Maps {
 struct MapsAndTable : Maps {
   HeldEntries groups;
 };
-template <bool kHeld>
-using MapsFor = std::conditional_t<kHeld, MapsAndTable, Maps>;
+// group_gemm's 2 x 256 kernel that decodes its tokens itself (kFused, P123): the tokens' sources
+// and phases (WideTokens), read in place by a GEMM's index.
+struct MapsAndWide : Maps {
+  WideTokens wide;
+};
+template <bool kHeld, bool kWide = false>
+using MapsFor = std::conditional_t<kHeld, MapsAndTable, std::conditional_t<kWide, MapsAndWide, Maps>>;
+// Which of them a kernel takes: group_gemm's fused and decoder-CTA 2 x 128 kernels hold their group
+// table (P118); its fused 2 x 256 kernel holds its tokens' phases (P123).
+template <class Sched, int T, bool kFused, bool kStream>
+constexpr bool held_table() {
+  return kGroupSched<Sched> && (kFused || kStream) && T == 128;
+}
+template <class Sched, int T, bool kFused>
+constexpr bool wide_fused() {
+  return kGroupSched<Sched> && kFused && T == 256;
+}
 
 template <int NB>
 using Slots = SlotMap<NB, 8>;
@@ -394,15 +414,18 @@ __device__ __forceinline__ decltype(auto) kernel_scheduler(const Sched& s, const
 // each (decode_token_stream, P104); its token warp waits for them group by group.
 template <int NB, int C, int T, class Sched, bool kGlobal = false, bool kFused = false, bool kStream = false>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
-    wgmma_gemm_kernel(const __grid_constant__ MapsFor<kGroupSched<Sched> && (kFused || kStream)> maps,
+    wgmma_gemm_kernel(const __grid_constant__ MapsFor<held_table<Sched, T, kFused, kStream>(),
+                                                      wide_fused<Sched, T, kFused>()> maps,
                       const Maps* __restrict__ table,
                       const CUtensorMap* __restrict__ narrow_tok, const Sched sched_arg, const WorkPlan wp,
                       const TokenFuse fuse,
-                      const TokenGroupsFor<kGroupSched<Sched> && (kFused || kStream)> token_groups) {
+                      const TokenGroupsFor<held_table<Sched, T, kFused, kStream>()> token_groups) {
 #if NVFP4_SM90A
-  // group_gemm's fused and decoder-CTA kernels read the group table from their parameters
+  // group_gemm's fused and decoder-CTA 2 x 128 kernels read the group table from their parameters
   // (maps.groups, P118): a CTA's first unit then needs no load from global memory.
-  const auto& sched = kernel_scheduler<kGroupSched<Sched> && (kFused || kStream)>(sched_arg, maps);
+  const auto& sched = kernel_scheduler<held_table<Sched, T, kFused, kStream>()>(sched_arg, maps);
+  // group_gemm's 2 x 256 kernel decoding its tokens in two phases (WideTokens, P123).
+  constexpr bool kWideFused = wide_fused<Sched, T, kFused>();
   using Cf = Cfg<C, T>;
   constexpr int kStages = Cf::kStages, kTokBytes = Cf::kTokBytes, kRegs = Cf::kRegs;
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
@@ -435,6 +458,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // the count every CTA of the launch reaches.
   __shared__ uint64_t tokens_counted;
   __shared__ unsigned long long tokens_target;
+  // kWideFused: every consumer thread has stored its share of phase 0 / phase 1.
+  __shared__ uint64_t wide_stored[2];
+  __shared__ int wide_dsts[kWideFused ? kConsumers * 4 : 1][32];  // a consumer warp's chunks being stored
   constexpr bool kFusable = fusable_tokens<NB, Sched, kFused>();
   // The ring from the first 1024-byte boundary (the swizzle pattern repeats every 1024 bytes). An
   // offset added to smem_raw, not an integer round trip, keeps the pointer in the shared space
@@ -511,6 +537,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::mbar_init(&recv_full, 1);
     sm90::mbar_init(&peer_ready, 1);
     if constexpr (kFusable) sm90::mbar_init(&tokens_counted, 1);
+    if constexpr (kWideFused) {
+      sm90::mbar_init(&wide_stored[0], kConsumers * 128);
+      sm90::mbar_init(&wide_stored[1], kConsumers * 128);
+    }
     sm90::mbar_init_fence();
   }
   if (split_start) {
@@ -554,12 +584,34 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if constexpr (kFusable) {
         if (tok && fuse.arrivals != nullptr) {  // every CTA's decode stored and counted (TokenFuse)
           if (leader) {
-            sm90::mbar_wait(&tokens_counted, 0);
-            wait_tokens(fuse.arrivals, tokens_target);
+            if constexpr (kWideFused) {  // phase 0: this CTA's stores counted here, then every CTA's
+              sm90::mbar_wait(&wide_stored[0], 0);
+              wait_tokens(fuse.arrivals, count_arrival(fuse.arrivals, gridDim.x));
+            } else {
+              sm90::mbar_wait(&tokens_counted, 0);
+              wait_tokens(fuse.arrivals, tokens_target);
+            }
           }
           __syncwarp();
         }
       }
+      // kWideFused: the copies left before phase 1's count is needed (its wait comes before the
+      // copy that finds this 0); -1 elsewhere.
+      [[maybe_unused]] int until_late = -1;
+      if constexpr (kWideFused) {
+        if (tok && fuse.arrivals != nullptr) until_late = maps.wide.early_steps;
+      }
+      // kWideFused: phase 1 stored by this CTA's consumers, counted, and (wait) counted by every CTA.
+      [[maybe_unused]] const auto count_late = [&](bool wait) {
+        if constexpr (kWideFused) {
+          if (leader) {
+            sm90::mbar_wait(&wide_stored[1], 0);
+            const unsigned long long target = count_arrival(maps.wide.late, gridDim.x);
+            if (wait) wait_tokens(maps.wide.late, target);
+          }
+          __syncwarp();
+        }
+      };
       [[maybe_unused]] unsigned stream_launch = 0;  // kStream: this launch's n + 1 (stream_target)
       [[maybe_unused]] int local_steps = 0;       // kStream: the first unit's steps the consumers decode
       if constexpr (kStream) {
@@ -624,6 +676,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           }
         }
         for (; ks < tile.k_step_end; ++ks) {
+          if constexpr (kWideFused) {
+            if (tok && until_late-- == 0) count_late(true);
+          }
           if constexpr (kStream) {
             if (tok && ks >= decoded_end)
               decoded_end = wait_stream(fuse.ready + param_at(fuse.ready_at, tile.group), tile.k_step_begin, tile.k_step_end, ks,
@@ -650,6 +705,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           __syncwarp();
           next_stage();
         }
+      }
+      // A CTA whose copies never reached phase 1 still counts it: every CTA's count is awaited.
+      if constexpr (kWideFused) {
+        if (tok && until_late >= 0) count_late(false);
       }
     };
     if (role < issuers) {
@@ -686,19 +745,36 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   }
 
   // ---- consumers ----
+  // kWideFused: the share of the token decode first, under the launch's register budget (after
+  // setmaxnreg it made ptxas spill in the K loops, P123).
+  if constexpr (kWideFused) {
+    if (fuse.arrivals != nullptr) {  // this CTA's share of both phases (WideTokens, P123)
+      const WideTokens& w = maps.wide;
+      // Staged through 4 KiB per consumer warp of the token tile of the stage that phase 1's first
+      // copy fills (stage early_steps: the copies before it leave at phase 0's count, that one
+      // only after every consumer's arrival for phase 1, which follows its fence below).
+      static_assert(kConsumers * 4 * 4096 <= kTokBytes, "the consumers' staging fits a stage's token tile");
+      const uint32_t share_stage =
+          sm90::smem_addr(ring) + (w.early_steps % kStages) * kStageBytes + ((threadIdx.x - 128) / 32) * 4096;
+      decode_wide_share<kWideBatch>(w, static_cast<int>((threadIdx.x - 128) / 32 * gridDim.x + blockIdx.x),
+                                    static_cast<int>(gridDim.x) * kConsumers * 4, reinterpret_cast<uint4*>(fuse.out),
+                                    share_stage, wide_dsts[(threadIdx.x - 128) / 32], sm90::smem_addr(&wide_stored[0]),
+                                    sm90::smem_addr(&wide_stored[1]));
+    }
+  }
   sm90::setmaxnreg_inc<kConsumerRegs>();
   const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   // Named barrier 1 over the consumer warpgroups only (the producer may still be loading).
   const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
-  if constexpr (kFusable) {
+  if constexpr (kFusable && !kWideFused) {
     if (fuse.arrivals != nullptr) {  // this CTA's share of the token pre-pass's work (TokenFuse)
       const int64_t tid = int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads = int64_t{gridDim.x} * (kConsumers * 128);
       // The chunks pass through 1 KiB per consumer warp of stage 0's token tile, which no copy
       // writes before every CTA has counted (below), after the fence.
       const uint32_t share_stage = sm90::smem_addr(ring) + (ctid / 32) * 1024;
       static_assert(kConsumers * 4 * 1024 <= kTokBytes, "the consumers' staging fits stage 0's token tile");
-      if constexpr (kGroupSched<Sched>)
+      if constexpr (held_table<Sched, T, kFused, kStream>())
         decode_token_share(token_groups, fuse, tid, threads, share_stage);
       else
         decode_token_share(sched.entry(0), fuse, tid, threads, share_stage);
@@ -1251,12 +1327,26 @@ class WgmmaRunner final : public Runner {
                fusable && !sp.stream_k && sp.one_wave) {
       m_tokens.fuse_into_main(stream);
     }
+    // group_gemm in 2 x 256, data-parallel and unsplit, the whole grid resident, at most
+    // kMaxWideFuseGroups GEMMs: the consumers decode the tokens in two phases (WideTokens, P123),
+    // where TokenWorkspace::wants_wide_fused says so.
+    [[maybe_unused]] const int early_steps = forced_int("NVFP4_PERSISTENT_EARLY_STEPS", 0, kWideEarlyMax, kWideEarlySteps);
+    if constexpr (kGrouped && NB == 1) {
+      if (m_consumers == 2 && m_tok == 256 && !sp.stream_k && sp.one_wave && m_sched.ts.splits == 1 &&
+          m_tokens.groups <= kMaxWideFuseGroups && !m_tokens.fused() && !m_tokens.streamed()) {
+        int64_t live = 0;
+        for (const GemmEntry& e : sp.lp.entries) live += e.args.l * e.args.m * e.tok_chunks;
+        if (TokenWorkspace::wants_wide_fused("NVFP4_PERSISTENT_TOKENS", live, int64_t{m_blocks} * 2 * 128))
+          m_tokens.fuse_wide(stream, sp.lp.entries, early_steps);
+      }
+    }
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
       if (m_tokens.fused()) {  // the fused kernel's shared-memory limit raised (resident_ctas), its residency checked
-        using Cf = Cfg<2, 128>;
         const int64_t resident =
-            resident_ctas(wgmma_gemm_kernel<NB, 2, 128, Sched, false, true>, Cf::kThreads, Cf::kSmemBytes,
-                          m_sched.ts.splits);
+            m_tok == 256 ? resident_ctas(wgmma_gemm_kernel<NB, 2, 256, Sched, false, true>, Cfg<2, 256>::kThreads,
+                                         Cfg<2, 256>::kSmemBytes, m_sched.ts.splits)
+                         : resident_ctas(wgmma_gemm_kernel<NB, 2, 128, Sched, false, true>, Cfg<2, 128>::kThreads,
+                                         Cfg<2, 128>::kSmemBytes, m_sched.ts.splits);
         if (m_blocks > resident)
           throw std::logic_error("group_gemm persistent: the fused kernel's grid is not resident");
       }
@@ -1277,7 +1367,7 @@ class WgmmaRunner final : public Runner {
       if (m_tokens.streamed()) return launch<2, 128, false, false, true>(stream);
     }
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
-      if (m_tokens.fused()) return launch<2, 128, false, true>(stream);
+      if (m_tokens.fused()) return m_tok == 256 ? launch<2, 256, false, true>(stream) : launch<2, 128, false, true>(stream);
     }
     if (m_tok == 256)
       launch<2, 256>(stream);
@@ -1327,14 +1417,19 @@ class WgmmaRunner final : public Runner {
   }
   template <int C, int T, bool kGlobal = false, bool kFused = false, bool kStream = false>
   void launch(cudaStream_t stream) {
-    TokenGroupsFor<kGrouped && (kFused || kStream)> token_groups{};
-    if constexpr (kGrouped && (kFused || kStream)) token_groups = m_tokens.token_groups();
+    constexpr bool kHeld = held_table<Sched, T, kFused, kStream>(), kWide = wide_fused<Sched, T, kFused>();
+    TokenGroupsFor<kHeld> token_groups{};
+    if constexpr (kHeld) token_groups = m_tokens.token_groups();
     const int64_t grid = m_blocks + (kStream ? m_tokens.decoder_ctas : 0);
-    MapsFor<kGrouped && (kFused || kStream)> maps;
+    MapsFor<kHeld, kWide> maps;
     static_cast<Maps&>(maps) = m_maps;
-    if constexpr (kGrouped && (kFused || kStream)) {
+    if constexpr (kHeld) {
       if (m_tokens.groups > kHeldGroups) throw std::logic_error("group_gemm persistent: more GEMMs than kHeldGroups");
       maps.groups = m_tokens.held;
+    }
+    if constexpr (kWide) {
+      if (!m_tokens.wide_fused()) throw std::logic_error("group_gemm persistent: the wide fused kernel without its phases");
+      maps.wide = m_tokens.wide;
     }
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream>, grid, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, maps,

@@ -210,6 +210,24 @@ TEST(Variants, FusedTokensRelaunch) {
   check_relaunches("persistent", "40x512x512,200x768x1024,1x256x256", "decoded in the main launch", Problem::group_gemm);
 }
 
+// group_gemm's 2 x 256 kernel decoding its tokens itself in two phases (P123: each phase a count
+// never reset), with 0, 2 or 4 K steps in phase 0: five and eight GEMMs, K of 4 to 16 K steps (4:
+// every step in phase 0 where it holds 4), M = 1 and M past one 256-token tile (two tiles).
+TEST(Variants, WideFusedTokensRelaunch) {
+  const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "fused"), e2("NVFP4_PERSISTENT_CTA", "2x256"),
+      e3("NVFP4_PERSISTENT_SCHED", "data"), e4("NVFP4_PERSISTENT_SPLITS", "1");
+  for (const char* early : {"0", "2", "4"}) {
+    SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_EARLY_STEPS={}", early));
+    const ScopedEnv e5("NVFP4_PERSISTENT_EARLY_STEPS", early);
+    check_relaunches("persistent", "40x512x512,300x768x1024,1x256x256,129x512x768,256x256x512", "counted first",
+                     Problem::group_gemm);
+    check_relaunches("persistent",
+                     "80x512x1024,176x512x1024,128x512x1024,72x512x1024,64x512x1024,248x512x1024,96x512x1024,"
+                     "160x512x1024",
+                     "counted first", Problem::group_gemm);
+  }
+}
+
 // `persistent` gemm's tokens decoded by decoder CTAs of the main launch (P104: never-reset counts
 // per group of K steps and of launches), unsplit and in 2 and 3 ranks (3: ranks of 10 and 11 K
 // steps, so groups that do not start at multiples of 4), M not a multiple of the tile; each CTA
@@ -312,6 +330,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k", nullptr},
              {"NVFP4_PERSISTENT_TOKENS", "inline", "fused, prepass or stream", nullptr},
              {"NVFP4_PERSISTENT_LOCAL_GROUPS", "3", "from 0 to 2", nullptr},
+             {"NVFP4_PERSISTENT_EARLY_STEPS", "5", "from 0 to 4", nullptr},
              {"NVFP4_PERSISTENT_SPLITS", "9", "from 0 to 8", nullptr},
              {"NVFP4_PERSISTENT_REDUCE", "l2", "cluster or global", nullptr},
              {"NVFP4_PERSISTENT_SPLITS", "5", "more splits than the fewest K steps", nullptr},

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# GPU-machine session of docs/perf-notes.md P123 (group_gemm's 2 x 256 kernel decoding its tokens
+# itself), over builds carried in .carry/base (main before it) and .carry/new:
+#   scripts/dev/p123_session.sh OUT [steps...]   steps (default all): verify tests sanitize ab
+set -uo pipefail
+OUT=$1
+shift
+steps=${*:-"verify tests sanitize ab"}
+. "$(dirname "$0")/gpu_env.sh"
+NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
+mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader
+summary() { grep -E "PASS,|FAIL|ERROR|SKIP" "$1" | tail -n 1; }
+for step in $steps; do
+  echo "==== $step"
+  case $step in
+    verify)  # every group_gemm case of the configs, as planned and with the wide fused kernel forced
+      for mode in default wide; do
+        for cfg in configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json; do
+          env=()
+          [ $mode = wide ] && env=(NVFP4_PERSISTENT_TOKENS=fused NVFP4_PERSISTENT_CTA=2x256 NVFP4_PERSISTENT_SCHED=data)
+          env "${env[@]}" $NEW --config $cfg --problem group_gemm --variant persistent --verify-only --quiet \
+            --json "$OUT/verify_${mode}_$(basename $cfg)" >"$OUT/verify.log" 2>&1
+          echo "$mode $cfg exit $? $(python3 -c "
+import json,sys,collections
+r=json.load(open(sys.argv[1]))['results']
+print(dict(collections.Counter(x['status'] for x in r)), sum('counted first' in (x.get('plan') or '') for x in r), 'wide fused')
+" "$OUT/verify_${mode}_$(basename $cfg)")"
+        done
+      done ;;
+    tests)
+      timeout 400 .carry/new/gpu_tests --gtest_filter='Variants.GroupGemm:Variants.WideFusedTokensRelaunch:Variants.FusedTokensRelaunch:Variants.TokenModes:Variants.PersistentGroupNarrowAndBalance:Variants.PersistentRejectsBadKnobs' \
+        >"$OUT/gpu_tests.log" 2>&1
+      echo "gpu_tests exit $?"; grep -E "^\[  (PASSED|FAILED) |^\[       OK|FAILED TEST|Failure" "$OUT/gpu_tests.log" | head -n 20 ;;
+    sanitize)  # the wide fused kernel on the smoke group cases
+      for tool in memcheck racecheck synccheck; do
+        NVFP4_PERSISTENT_TOKENS=fused NVFP4_PERSISTENT_CTA=2x256 NVFP4_PERSISTENT_SCHED=data \
+          timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 $NEW --config configs/smoke.json \
+          --problem group_gemm --variant persistent --verify-only --quiet >"$OUT/$tool.txt" 2>&1
+        echo "$tool exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Internal" "$OUT/$tool.txt" | tail -n 2
+      done ;;
+    ab)  # main against the change, alternated, the group benchmark cases (cupti, cold L2)
+      python3 scripts/dev/ab.py --rounds ${ROUNDS:-3} --out "$OUT/ab" --build base=$BASE --build new=$NEW \
+        --build new-e0=$NEW:NVFP4_PERSISTENT_EARLY_STEPS=0 -- --config configs/gpumode/group_gemm.json \
+        --role benchmark --variant persistent --timer cupti --no-floor --max-time ${MAXT:-2} | tee "$OUT/ab.txt" ;;
+  esac
+done
