@@ -9,7 +9,9 @@
 //   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 in a workspace [L][M_pad][K],
 //      "fragment order" inside each 64-element chunk. gemm plans whose grid is resident and whose
 //      consumer threads' share is one batch of loads skip it: the main launch does that work
-//      itself (TokenFuse, gemm_tokens.cuh; docs/perf-notes.md P71).
+//      itself (TokenFuse, gemm_tokens.cuh; docs/perf-notes.md P71); so do group_gemm's 2 x 128
+//      plans of at most 4 groups (P74) and its 2 x 256 plans of at most 8 whose share is 2-4 chunks
+//      per consumer thread, in two counted phases (WideTokens, P123).
 //   2. wgmma_gemm<NB, C, T>: swap-AB. CTA tile = 64 x C weight slots (wgmma M side: 64 per
 //      consumer warpgroup) x T tokens (wgmma N: 128, or 256 for M > 128), K step 64. The runner
 //      picks (C, T) per case from (2, 128), (3, 128), (2, 256) by a cost model with measured

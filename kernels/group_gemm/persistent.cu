@@ -11,7 +11,9 @@
 //   and a table of their TMA descriptors. run: one token pre-pass over all groups, then ONE
 //   persistent wgmma launch whose GroupScheduler walks every group's tiles in order (with at most 4
 //   groups, 2 x 128, a resident grid and one batch of token loads per consumer thread, that launch
-//   decodes the tokens itself, in a kernel of its own: docs/perf-notes.md P74); the producer
+//   decodes the tokens itself, in a kernel of its own: docs/perf-notes.md P74; so does the 2 x 256
+//   kernel of at most 8 groups whose consumer threads' share is 2-4 chunks, in two counted phases:
+//   P123); the producer
 //   reads a tile's descriptors from the table. The CTA shape (2 x 128, 3 x 128 or 2 x 256
 //   consumers x tokens) is picked per case by the cost model (the result's `plan`).
 //   Timed region: both launches. Untimed: the table uploads and the workspace allocation.
