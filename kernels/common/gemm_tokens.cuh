@@ -26,6 +26,7 @@
 #include "core/fp4_decode.cuh"
 #include "gemm_launch.cuh"
 #include "prefetch_plan.hpp"
+#include "wide_tokens.hpp"
 
 namespace nvfp4::gemm {
 
@@ -298,15 +299,7 @@ struct TokenChunk {
 // count of phase 0 before its first copy and of phase 1 before its (early_steps + 1)-th. So the
 // consumers start their K loop once they have stored both phases, while phase 1's fence and count
 // run beside the first K steps.
-// Chunk v of phase p (v < chunks[p], the phases' chunks of every GEMM back to back): GEMM g with
-// phase[p][g].start <= v < phase[p][g + 1].start, its live row (over batches) local / per_row and
-// K chunk first_ch + local % per_row, local = v - start.
-inline constexpr int kMaxWideFuseGroups = 8;
-struct TokenPhase {
-  int start = 0;
-  Divisor per_row = 1;  // the phase's chunks per row (>= 1 wherever the GEMM has chunks in it)
-  int first_ch = 0;
-};
+// The phases' tables and a chunk's place in them: wide_tokens.hpp.
 struct WideTokens {
   int groups = 0;
   int early_steps = 0;  // phase 0's K steps (fewer where a GEMM has fewer)
@@ -320,15 +313,9 @@ struct WideTokens {
 // __grid_constant__ parameter, so the GEMM's fields are read in place by its index.
 template <int P>
 __device__ __forceinline__ TokenChunk fetch_wide_chunk(const WideTokens& w, int v, int& dst) {
-  int g = 0;
-#pragma unroll
-  for (int x = 1; x < kMaxWideFuseGroups; ++x)
-    if (x < w.groups && v >= w.phase[P][x].start) g = x;
-  const TokenPhase& ph = w.phase[P][g];
+  const WidePlace at = wide_place<P>(w.phase, w.groups, v);
+  const int g = at.g, row = at.row, ch = at.ch;  // row: live, over batches
   const TokenSource& s = w.group[g];
-  const int local = v - ph.start;
-  const int row = ph.per_row.div(local);  // live row, over batches
-  const int ch = local - row * static_cast<int>(ph.per_row) + ph.first_ch;
   const int b = w.m[g].div(row);
   dst = static_cast<int>(s.first_chunk) +
         (b * static_cast<int>(s.m_pad) + row - b * static_cast<int>(w.m[g])) * static_cast<int>(s.tok_chunks) + ch;
@@ -910,21 +897,16 @@ struct TokenWorkspace {
     wide.groups = static_cast<int>(entries.size());
     wide.early_steps = early_steps;
     wide.late = arrivals.get<unsigned long long>() + 1;
-    int64_t n[2] = {0, 0};
+    int64_t rows[kMaxWideFuseGroups] = {};
+    int per_row[kMaxWideFuseGroups] = {};
     for (int g = 0; g < wide.groups; ++g) {
       const GemmEntry& e = entries[g];
-      const int per_row = e.tok_chunks, early = std::min(early_steps, per_row);
-      const int per[2] = {early, per_row - early};
       wide.group[g] = token_source(e);
       wide.m[g] = static_cast<int>(e.args.m);
-      for (int p = 0; p < 2; ++p) {
-        wide.phase[p][g] = TokenPhase{static_cast<int>(n[p]), std::max(per[p], 1), p == 0 ? 0 : early};
-        n[p] += e.args.l * e.args.m * per[p];
-        if (n[p] >= (int64_t{1} << 31)) throw std::logic_error("wide fused tokens: 2^31 chunks or more");
-      }
+      rows[g] = e.args.l * e.args.m;
+      per_row[g] = e.tok_chunks;
     }
-    wide.chunks[0] = static_cast<int>(n[0]);
-    wide.chunks[1] = static_cast<int>(n[1]);
+    wide_phases(wide.groups, rows, per_row, early_steps, wide.phase, wide.chunks);
   }
   bool wide_fused() const { return wide.groups > 0; }
   // Whether group_gemm's 2 x 256 launch whose `decoders` consumer threads could decode its
