@@ -289,6 +289,20 @@ struct TokenChunk {
   uint32_t scales = 0;
   bool live = false;
 };
+// The chunk at row r (over batches) and K chunk ch of the tokens of e (a GemmEntry or a
+// TokenSource, whose K the caller has read: k), as fetched: a live one. (The index types are the
+// caller's: its address arithmetic stays as it wrote it.)
+template <class E, class R, class C>
+__device__ __forceinline__ TokenChunk load_chunk_at(const E& e, int64_t k, R r, C ch) {
+  using F = TokenFields;
+  TokenChunk c;
+  const uint4* p = reinterpret_cast<const uint4*>(F::a(e) + r * (k / 2) + ch * 32);
+  c.packed[0] = p[0];
+  c.packed[1] = p[1];
+  c.scales = *reinterpret_cast<const uint32_t*>(F::sfa(e) + r * (k / 16) + ch * 4);
+  c.live = true;
+  return c;
+}
 
 // ---- group_gemm's 2 x 256 kernel decodes its tokens itself (`persistent`, docs/perf-notes.md P123) ----
 // A data-parallel, unsplit, resident launch of at most kMaxWideFuseGroups GEMMs: every consumer
@@ -319,27 +333,14 @@ __device__ __forceinline__ TokenChunk fetch_wide_chunk(const WideTokens& w, int 
   const int b = w.m[g].div(row);
   dst = static_cast<int>(s.first_chunk) +
         (b * static_cast<int>(s.m_pad) + row - b * static_cast<int>(w.m[g])) * static_cast<int>(s.tok_chunks) + ch;
-  TokenChunk c;
-  const uint4* p = reinterpret_cast<const uint4*>(s.a + int64_t{row} * (s.k / 2) + ch * 32);
-  c.packed[0] = p[0];
-  c.packed[1] = p[1];
-  c.scales = *reinterpret_cast<const uint32_t*>(s.sfa + int64_t{row} * (s.k / 16) + ch * 4);
-  c.live = true;
-  return c;
+  return load_chunk_at(s, s.k, int64_t{row}, ch);
 }
 template <class E>
 __device__ __forceinline__ TokenChunk fetch_chunk_of(const E& e, int64_t chunk) {
-  using F = TokenFields;
   TokenChunk c;
-  const int64_t k = F::k(e);
+  const int64_t k = TokenFields::k(e);
   int64_t r, ch;
-  if (token_place(e, chunk, r, ch)) {
-    const uint4* p = reinterpret_cast<const uint4*>(F::a(e) + r * (k / 2) + ch * 32);
-    c.packed[0] = p[0];
-    c.packed[1] = p[1];
-    c.scales = *reinterpret_cast<const uint32_t*>(F::sfa(e) + r * (k / 16) + ch * 4);
-    c.live = true;
-  }
+  if (token_place(e, chunk, r, ch)) c = load_chunk_at(e, k, r, ch);
   return c;
 }
 
