@@ -176,6 +176,137 @@ inline std::vector<int> order_codes(const std::vector<int>& order, const std::ve
   return coded;
 }
 
+// ---- cut units (docs/perf-notes.md P125) ----
+// A unit too large for a CTA's share may be cut in two K ranges that run on neighbouring CTAs:
+// its writer part, K steps [0, cut), opens CTA b + 1's run and leaves its FP32 sums in that CTA's
+// slot of a workspace; its adder part, [cut, steps), closes CTA b's run, adds the writer's sums to
+// its own after its K loop and stores the tile. The writer runs first on its CTA and the adder last
+// on its own, and a unit is cut only where, in the model, the writer ends before the adder starts
+// (wrap_fill), so the adder finds the sums there. The same part adds the same sums every launch
+// (one FP32 addition per output): deterministic.
+// A part's order code: below -1 (-1 stays "past the CTA's last unit"), -2 - payload, payload =
+// writer << 29 | cut << 16 | group << 12 | unit. Host and device.
+inline constexpr int kPartUnitBits = 12, kPartGroupBits = 4, kPartCutBits = 13;
+constexpr int part_code(int group, int unit, int cut, bool writer) {
+  return -2 - ((writer ? 1 << 29 : 0) | cut << 16 | group << kPartUnitBits | unit);
+}
+constexpr bool is_part(int code) { return code < -1; }
+constexpr int part_unit(int code) { return (-2 - code) & ((1 << kPartUnitBits) - 1); }
+constexpr int part_group(int code) { return (-2 - code) >> kPartUnitBits & ((1 << kPartGroupBits) - 1); }
+constexpr int part_cut(int code) { return (-2 - code) >> 16 & ((1 << kPartCutBits) - 1); }
+constexpr bool part_writer(int code) { return ((-2 - code) >> 29 & 1) != 0; }
+// Every group, unit and K step of a launch fits a part's code.
+inline constexpr bool parts_fit(int64_t groups, int64_t units, int64_t max_steps) {
+  return groups >= 1 && groups <= (int64_t{1} << kPartGroupBits) && units <= (int64_t{1} << kPartUnitBits) &&
+         max_steps < (int64_t{1} << kPartCutBits);
+}
+
+struct Piece {
+  int unit = 0;
+  int cut = 0;    // parts: the K step between the writer's range and the adder's
+  int role = 0;   // 0: the whole unit; 1: the writer part [0, cut); 2: the adder part [cut, steps)
+};
+struct Wrapped {
+  std::vector<std::vector<Piece>> runs;  // runs[b]: CTA b's pieces in order
+  double busiest = 0;                    // the largest per-CTA cost, parts' costs included
+  int cuts = 0;
+};
+
+namespace detail {
+// McNaughton's wrap-around in cost: the units, costliest first, fill CTA 0 up to `bound`, then
+// CTA 1, ...; the unit that crosses the bound is cut at the K step where CTA b's room ends (its
+// adder part closes CTA b, its writer part opens CTA b + 1), unless either part would have fewer
+// than min_part steps or the writer would end after the adder starts (the unit then opens CTA
+// b + 1 whole). Each piece costs `extra` on top of its K steps at its unit's price, a writer
+// `writer` more (its sums stored) and an adder `adder` more (the sums read and added). Empty result:
+// `blocks` CTAs do not hold the units under this bound.
+inline Wrapped wrap_fill(const std::vector<int>& by_cost, const std::vector<int>& steps, const std::vector<double>& price,
+                         int blocks, double extra, double writer, double adder, int min_part, double bound) {
+  Wrapped w;
+  w.runs.assign(1, {});
+  double load = 0;
+  const auto next_cta = [&](double closing) {
+    w.busiest = std::max(w.busiest, closing);
+    w.runs.emplace_back();
+    return static_cast<int>(w.runs.size()) <= blocks;
+  };
+  for (int u : by_cost) {
+    const double p = price[static_cast<size_t>(u)];
+    const int s = steps[static_cast<size_t>(u)];
+    const double whole = s * p + extra;
+    if (load + whole <= bound + 1e-9) {
+      w.runs.back().push_back(Piece{u, 0, 0});
+      load += whole;
+      continue;
+    }
+    const double room = bound - load - extra - adder;
+    const int tail = room > 0 ? static_cast<int>(room / p) : 0;  // the adder's steps on this CTA
+    if (tail >= min_part && s - tail >= min_part && (s - tail) * p + extra + writer <= load) {
+      const int cut = s - tail;
+      w.runs.back().push_back(Piece{u, cut, 2});
+      if (!next_cta(load + tail * p + extra + adder)) return Wrapped{};
+      w.runs.back().push_back(Piece{u, cut, 1});
+      load = cut * p + extra + writer;
+      ++w.cuts;
+    } else {
+      if (!next_cta(load)) return Wrapped{};
+      w.runs.back().push_back(Piece{u, 0, 0});
+      load = whole;
+    }
+  }
+  w.busiest = std::max(w.busiest, load);
+  return w;
+}
+}  // namespace detail
+
+// The least bound (bisection) under which wrap_fill fits `blocks` CTAs; steps[u] and price[u]
+// (cost per K step) of each unit. Empty runs if no unit is given.
+inline Wrapped wrapped_parts(const std::vector<int>& steps, const std::vector<double>& price, int blocks, double extra,
+                             double writer, double adder, int min_part) {
+  const size_t units = steps.size();
+  if (units == 0 || blocks <= 0 || price.size() != units) return Wrapped{};
+  std::vector<int> by_cost(units);
+  std::iota(by_cost.begin(), by_cost.end(), 0);
+  const auto cost = [&](int u) { return steps[static_cast<size_t>(u)] * price[static_cast<size_t>(u)]; };
+  std::stable_sort(by_cost.begin(), by_cost.end(), [&](int a, int b) { return cost(a) > cost(b); });
+  double lo = 0, hi = 0;
+  for (int u : by_cost) {
+    lo = std::max(lo, cost(u) + extra);
+    hi += cost(u) + extra;
+  }
+  lo = std::max(lo, hi / blocks);
+  Wrapped best = detail::wrap_fill(by_cost, steps, price, blocks, extra, writer, adder, min_part, hi);
+  for (int i = 0; i < 48 && hi - lo > 1e-6 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    Wrapped w = detail::wrap_fill(by_cost, steps, price, blocks, extra, writer, adder, min_part, mid);
+    if (w.runs.empty()) {
+      lo = mid;
+    } else {
+      hi = mid;
+      best = std::move(w);
+    }
+  }
+  return best;
+}
+
+// The runs in the stride form (order[j * blocks + b], -1 past a CTA's last piece; no renumbering
+// of the CTAs, since a writer's CTA is its adder's + 1), coded: whole units as order_code, parts
+// as part_code; group g's units start at first_unit[g] (the caller checked parts_fit).
+inline std::vector<int> wrapped_codes(const Wrapped& w, int blocks, const std::vector<int64_t>& first_unit) {
+  size_t rounds = 0;
+  for (const auto& run : w.runs) rounds = std::max(rounds, run.size());
+  std::vector<int> order(rounds * static_cast<size_t>(blocks), -1);
+  for (size_t b = 0; b < w.runs.size(); ++b)
+    for (size_t j = 0; j < w.runs[b].size(); ++j) {
+      const Piece& p = w.runs[b][j];
+      const auto g = std::upper_bound(first_unit.begin(), first_unit.end(), int64_t{p.unit}) - first_unit.begin() - 1;
+      order[j * static_cast<size_t>(blocks) + b] =
+          p.role == 0 ? order_code(static_cast<int>(g), p.unit) : part_code(static_cast<int>(g), p.unit, p.cut, p.role == 1);
+    }
+  while (!order.empty() && order.back() == -1) order.pop_back();
+  return order;
+}
+
 // The busiest CTA's sum of cost + extra per unit when CTA b takes units b, b + blocks, ... in
 // their own order.
 inline double round_robin_busiest(const std::vector<double>& cost, int blocks, double extra = 0.0) {

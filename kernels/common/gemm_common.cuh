@@ -253,6 +253,13 @@ struct GroupSchedulerOf : GroupTable<Table>, GroupFields {
     while (g + 1 < groups && entries[g + 1].first_tile <= tile) ++g;
     return split_of(g, block);
   }
+  // A cut unit's part (balance.hpp part_code, docs/perf-notes.md P125): the unit's K range,
+  // narrowed to the writer's [0, cut) or the adder's [cut, steps).
+  __device__ Segment part_of(int code) const {
+    Segment s = split_of(part_group(code), part_unit(code));
+    (part_writer(code) ? s.k_end : s.k_begin) = part_cut(code);
+    return s;
+  }
   // Unit `block` of the launch, in group g: its tile and (split) K range.
   __device__ Segment split_of(int g, int block) const {
     const int tile = ts.splits.div(block);
@@ -299,8 +306,9 @@ __device__ __forceinline__ int work_end(const WorkPlan& wp) {
 }
 // The CTA's next tile; false when the CTA is done. Both ways end in one Segment (group, tile, K
 // range) and one sched.tile_at (with a tile_at per way, ptxas kept the consumers' ring addresses
-// out of the uniform registers: 8 more instructions per K step).
-template <class Sched>
+// out of the uniform registers: 8 more instructions per K step). kParts: the order may hold cut
+// units' parts (codes below -1, P125; only the kernels that run such plans test for them).
+template <bool kParts = false, class Sched>
 __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp, WorkCursor& c, Tile& tile) {
   Segment seg;
   const int end = work_end(wp);
@@ -308,8 +316,11 @@ __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp
   if (wp.sk.ctas == 0) {
     if constexpr (kGroupSched<Sched>) {
       const int code = sched.slot(c.it);
-      if (code < 0) return false;  // past this CTA's last unit (balance.hpp's padded stride form)
-      seg = sched.unit_of_slot(code);
+      if (code == -1 || (!kParts && code < 0)) return false;  // past this CTA's last unit (balance.hpp's padded stride form)
+      if constexpr (kParts)
+        seg = is_part(code) ? sched.part_of(code) : sched.unit_of_slot(code);
+      else
+        seg = sched.unit_of_slot(code);
     } else {
       seg = sched.unit(c.it);
     }

@@ -108,8 +108,10 @@ inline constexpr double kStreamKStep = 1.3;
 inline constexpr int kIssuers = 3;
 // gemm's and group_gemm's decoder-CTA plans (kStream): groups of kStreamSteps K steps at the start
 // of each CTA's unit whose tokens its consumers decode into its ring themselves
-// (TokenFuse::local_groups, docs/perf-notes.md P105).
-inline constexpr int kLocalGroups = 1;
+// (TokenFuse::local_groups, docs/perf-notes.md P105). group_gemm takes 2 (8 K steps): on an H200,
+// G=2 [192,320] ran 0.6-1.0 % faster with 2 in two calls, where gemm 128x7168x2048 ran 10 % slower
+// (docs/perf-notes.md P125's session).
+inline constexpr int kLocalGroups = 1, kGroupLocalGroups = 2;
 // group_gemm's decoder CTAs: parts of kStreamRows token rows per piece, one fence each (P108).
 inline constexpr int kGroupStreamParts = 2;
 // group_gemm: a partly filled token tile runs its K loop on wgmmas as wide as its live tokens
@@ -135,6 +137,14 @@ inline double wide_step(int width) { return kWideGroupStep[width / 32 - 2]; }
 // kWideGroupStep (8 groups of one width) says.
 inline constexpr double kWideMixedStep[7] = {0.445, 0.517, 0.592, 0.631, 0.77, 0.943, 1.0};
 inline constexpr double kWideUnitSteps = 5.0;
+// Cut units (P125, balance.hpp wrapped_parts), group_gemm 2 x 256: what a writer part costs its
+// CTA beyond a unit (its 128 KiB of FP32 sums stored, a fence and a flag) and an adder part (the
+// sums read after its K loop in 8 dependent batches of L2 loads, add_partials: ~5 us in P121's
+// trace), in full K steps; the fewest K steps
+// of a part; and how much lower than free counts' the wrap's busiest CTA must be to be taken.
+// NVFP4_PERSISTENT_PARTS=0|1 forces it off or on (1: wherever the plan allows parts at all).
+inline constexpr double kPartWriterSteps = 3.0, kPartAdderSteps = 8.0, kPartGain = 0.02;
+inline constexpr int kPartMinSteps = 8;
 // group_gemm's 2 x 256 kernel that decodes its tokens itself (WideTokens, docs/perf-notes.md P123):
 // phase 0's K steps (NVFP4_PERSISTENT_EARLY_STEPS forces 0 to kWideEarlyMax: below the ring's
 // 6 stages, since phase 1's first copy fills the stage the consumers stage their stores through),
@@ -443,6 +453,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
   // all): its consumers get 232, its producer 40 (no spills there either, P78).
   constexpr bool kWideGroup = kNarrow && T == 256;
+  // group_gemm's 2 x 256 kernel that decodes its tokens itself runs plans whose order may cut
+  // units in two K ranges (P125, balance.hpp wrapped_parts); no other kernel has the parts' code
+  // (in the 2 x 256 pre-pass kernel, merely compiled in, it cost G=8 N=7168 1.4 %).
+  constexpr bool kParts = kWideFused;
   constexpr int kProducerRegs = kWideGroup ? 40 : Cf::kProducerRegs;
   constexpr int kConsumerRegs = kWideGroup ? 232 : Cf::kConsumerRegs;
   static_assert(Cf::budgets_fit(kProducerRegs, kConsumerRegs), "setmaxnreg budgets exceed the launch allocation");
@@ -639,7 +653,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       };
       WorkCursor cur = work_start(wp);
       Tile tile;
-      while (next_work(sched, wp, cur, tile)) {
+      while (next_work<kParts>(sched, wp, cur, tile)) {
         const GemmEntry& e = sched.entry(tile.group);
         const Maps& mp = table == nullptr ? maps : table[tile.group];
         const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
@@ -814,7 +828,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   Tile tile;
   // group_gemm: the held stage of the tile before, freed at this tile's start (P84).
   uint32_t held_empty = 0;
-  while (next_work(sched, wp, cur, tile)) {
+  while (next_work<kParts>(sched, wp, cur, tile)) {
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
     uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
 
@@ -880,6 +894,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     } else {
       k_loop(std::integral_constant<int, T>{});
     }
+    // kParts: the unit's order entry read again (nothing more is live through the K loop), its
+    // load issued before the last wgmmas are waited for, so that its latency hides under them.
+    [[maybe_unused]] int code = 0;
+    if constexpr (kParts) {
+      if (wp.sk.ctas == 0) code = sched.slot(cur.it - static_cast<int>(gridDim.x));
+    }
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
     // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
@@ -894,12 +914,25 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // instructions per K step). gemm and dual_gemm, whose benchmark plans run one unit per CTA,
     // keep TileStore: the held path's code alone cost gemm 128x7168x16384 3 %. (Under a balanced
     // order whose next slot is -1 the CTA's last tile takes the held path: correct, as fast, P81.)
+    // kParts: whether this unit is a cut unit's part (P125): 0 no, 1 the writer, 2 the adder
+    // (data-parallel launches only: under stream-K the cursor counts K steps, not order slots).
+    [[maybe_unused]] const int part = kParts && is_part(code) ? (part_writer(code) ? 1 : 2) : 0;
     const bool staged = cur.it >= work_end(wp);
     if (prev_empty != 0 && (staged || !kHeldPath)) sm90::mbar_arrive(prev_empty);
     if constexpr (kHeldPath) {
       if (!staged) sched.prefetch_slot(cur.it);  // the next unit's order entry, read after this epilogue
     }
 
+    if constexpr (kParts) {
+      if (part == 1) {  // the writer: its sums to this CTA's slot, for the adder on CTA blockIdx.x - 1
+        if (prev_empty != 0 && !staged) sm90::mbar_arrive(prev_empty);
+        store_partial<kConsumers * 128>(acc, wp, ctid, consumers_sync);
+        continue;
+      }
+      // The adder: the writer's sums (CTA blockIdx.x + 1's slot; its flag lowered for the next
+      // launch) added to its own, as a stream-K owner of one peer adds them.
+      if (part == 2) add_partials<kConsumers * 128>(acc, wp, static_cast<int>(blockIdx.x) + 2, ctid, consumers_sync);
+    }
     int peer_end;
     const SegmentRole role = work_role(sched, wp, cur, peer_end);
     if (role == SegmentRole::kPartial) {  // stream-K: a later run of this tile, summed by its owner
@@ -1084,6 +1117,8 @@ struct ShapePlan {
   int narrow_units = 0;    // group_gemm: units on a narrow wgmma
   bool one_wave = false;   // every CTA resident at once (a forced split count may break it)
   bool global = false;     // split-K without clusters, the partial sums through L2 (P73)
+  int cuts = 0;            // group_gemm 2 x 256: units cut in two K ranges (P125), 0 for none
+  std::vector<int> uncut;  // with cuts: the order without them (for a launch that cannot run parts)
 };
 
 // Every unit's cost in full K steps of its CTA shape, in the scheduler's order: its K steps,
@@ -1108,6 +1143,8 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
                      bool balance = false) {
   using Cf = Cfg<C, T>;
   auto kernel = wgmma_gemm_kernel<NB, C, T, Sched, kGlobal>;
+  // Checked on every plan, so a bad value never passes; -1: the model's choice.
+  [[maybe_unused]] const int parts = forced_int("NVFP4_PERSISTENT_PARTS", 0, 1, -1);
   ShapePlan sp;
   sp.consumers = C;
   sp.tokens = T;
@@ -1147,10 +1184,31 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
       extra = kWideUnitSteps;
     }
     Balanced b = balanced_order(priced, sp.blocks, extra);
-    if (b.busiest < round_robin_busiest(priced, sp.blocks, extra)) {
-      std::vector<int64_t> first_unit;
-      for (const GemmEntry& e : sp.lp.entries) first_unit.push_back(int64_t{e.first_tile} * splits);
-      sp.order = order_codes(b.order, first_unit);
+    std::vector<int64_t> first_unit;
+    for (const GemmEntry& e : sp.lp.entries) first_unit.push_back(int64_t{e.first_tile} * splits);
+    if (b.busiest < round_robin_busiest(priced, sp.blocks, extra)) sp.order = order_codes(b.order, first_unit);
+    // 2 x 256, unsplit, the whole grid resident: the units that cross a CTA's share cut in two K
+    // ranges (P125) where that lowers the busiest CTA by more than kPartGain (or where forced).
+    if constexpr (T == 256) {
+      std::vector<int> steps;
+      for (double x : unit_steps(sp.lp, [](const GemmEntry&, int64_t) { return 1.0; }))
+        steps.push_back(static_cast<int>(x));
+      const int min_steps = *std::min_element(steps.begin(), steps.end());
+      const int max_steps = *std::max_element(steps.begin(), steps.end());
+      const bool allowed = splits == 1 && sp.blocks <= resident && min_steps >= 2 * kPartMinSteps &&
+                           parts_fit(static_cast<int64_t>(sp.lp.entries.size()), sp.units, max_steps);
+      if (parts != 0 && allowed) {
+        std::vector<double> price(steps.size());
+        for (size_t u = 0; u < steps.size(); ++u) price[u] = priced[u] / steps[u];
+        const Wrapped w =
+            wrapped_parts(steps, price, sp.blocks, extra, kPartWriterSteps, kPartAdderSteps, kPartMinSteps);
+        const double now = std::min(b.busiest, round_robin_busiest(priced, sp.blocks, extra));
+        if (!w.runs.empty() && w.cuts > 0 && (parts == 1 || w.busiest < now * (1.0 - kPartGain))) {
+          sp.uncut = std::move(sp.order);
+          sp.order = wrapped_codes(w, sp.blocks, first_unit);
+          sp.cuts = w.cuts;
+        }
+      }
     }
   }
   sp.cost = busiest * step_time + (splits == 1   ? 0.0
@@ -1251,6 +1309,12 @@ class WgmmaRunner final : public Runner {
     // forces it (measuring), and is checked for every problem so a bad value never passes.
     const bool role_loops =
         forced_int("NVFP4_PERSISTENT_ROLE_LOOPS", 0, 1, sp.stream_k || sp.units > sp.blocks ? 1 : 0) == 1;
+    // Cut units (P125) run only in the 2 x 256 kernel that decodes its tokens itself (kParts):
+    // a plan that will not launch it keeps its order without them.
+    if (best.cuts > 0 && !wide_tokens_wanted(best)) {
+      best.order = std::move(best.uncut);
+      best.cuts = 0;
+    }
     if constexpr (kGrouped) {
       m_sched.role_loops = role_loops;
       m_sched.narrow = narrow;
@@ -1271,6 +1335,15 @@ class WgmmaRunner final : public Runner {
         m_partials = DeviceBuffer(slots + static_cast<size_t>(sp.lp.tiles) * sizeof(unsigned long long));
         CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
         m_work.plan.partials = m_partials.get<float>();
+        m_work.plan.slot_floats = sp.slot_floats;
+      }
+      if (sp.cuts > 0) {  // cut units (P125): a slot of FP32 sums per CTA (a writer's), a flag per CTA (zeroed once; each adder lowers its writer's)
+        const size_t slots = static_cast<size_t>(sp.blocks) * sp.slot_floats * sizeof(float);
+        m_partials = DeviceBuffer(slots + static_cast<size_t>(sp.blocks) * sizeof(unsigned));
+        CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        m_work.plan.partials = m_partials.get<float>();
+        m_work.plan.flags = reinterpret_cast<unsigned*>(m_partials.get<uint8_t>() + slots);
         m_work.plan.slot_floats = sp.slot_floats;
       }
     }
@@ -1320,7 +1393,8 @@ class WgmmaRunner final : public Runner {
     // where its tokens have an issuing warp of their own; NVFP4_PERSISTENT_LOCAL_GROUPS forces how
     // many (0 to 2: 8 K steps fill the 2 x 128 ring), checked on every gemm and group_gemm plan.
     static_assert(2 * kStreamSteps <= Cfg<2, 128>::kStages, "two local groups fit the ring");
-    const int local_groups = NB == 1 ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kLocalGroups) : 0;
+    const int local_groups =
+        NB == 1 ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kGrouped ? kGroupLocalGroups : kLocalGroups) : 0;
     if (TokenWorkspace::wants_stream("NVFP4_PERSISTENT_TOKENS", decoders)) {
       m_tokens.stream_into_main(stream, sp.lp.entries, m_blocks, decoders, m_sched.ts.splits,
                                 m_sched.ts.issuers >= 2 ? local_groups : 0,
@@ -1329,19 +1403,10 @@ class WgmmaRunner final : public Runner {
                fusable && !sp.stream_k && sp.one_wave) {
       m_tokens.fuse_into_main(stream);
     }
-    // group_gemm in 2 x 256, data-parallel and unsplit, the whole grid resident, at most
-    // kMaxWideFuseGroups GEMMs: the consumers decode the tokens in two phases (WideTokens, P123),
-    // where TokenWorkspace::wants_wide_fused says so.
+    // group_gemm's 2 x 256 plans whose consumers decode the tokens (wide_tokens_wanted, P123).
     [[maybe_unused]] const int early_steps = forced_int("NVFP4_PERSISTENT_EARLY_STEPS", 0, kWideEarlyMax, kWideEarlySteps);
-    if constexpr (kGrouped && NB == 1) {
-      if (m_consumers == 2 && m_tok == 256 && !sp.stream_k && sp.one_wave && m_sched.ts.splits == 1 &&
-          m_tokens.groups <= kMaxWideFuseGroups && !m_tokens.fused() && !m_tokens.streamed()) {
-        int64_t live = 0;
-        for (const GemmEntry& e : sp.lp.entries) live += e.args.l * e.args.m * e.tok_chunks;
-        if (TokenWorkspace::wants_wide_fused("NVFP4_PERSISTENT_TOKENS", live, int64_t{m_blocks} * 2 * 128))
-          m_tokens.fuse_wide(stream, sp.lp.entries, early_steps);
-      }
-    }
+    if (wide_tokens_wanted(sp)) m_tokens.fuse_wide(stream, sp.lp.entries, early_steps);
+    if (sp.cuts > 0 && !m_tokens.wide_fused()) throw std::logic_error("group_gemm persistent: cut units without the wide fused kernel");
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
       if (m_tokens.fused()) {  // the fused kernel's shared-memory limit raised (resident_ctas), its residency checked
         const int64_t resident =
@@ -1359,6 +1424,8 @@ class WgmmaRunner final : public Runner {
     if (sp.narrow_units > 0)
       m_plan += "; " + std::to_string(sp.narrow_units) + " units on narrower wgmmas (partly filled token tiles)" +
                 (sp.order.empty() ? "" : ", units handed out by cost");
+    if (sp.cuts > 0)
+      m_plan += "; " + std::to_string(sp.cuts) + " units cut in two K ranges on neighbouring CTAs";
   }
   void run(cudaStream_t stream) override {
     m_tokens.decode(stream);
@@ -1381,6 +1448,20 @@ class WgmmaRunner final : public Runner {
   std::string plan() const override { return m_plan; }
 
  private:
+  // group_gemm in 2 x 256, data-parallel and unsplit, the whole grid resident, at most
+  // kMaxWideFuseGroups GEMMs, and TokenWorkspace::wants_wide_fused: the consumers decode the
+  // tokens in two phases (WideTokens, P123). After m_tokens, m_sched and m_blocks are set.
+  bool wide_tokens_wanted(const ShapePlan& sp) const {
+    if constexpr (kGrouped && NB == 1) {
+      if (m_consumers == 2 && m_tok == 256 && !sp.stream_k && sp.one_wave && m_sched.ts.splits == 1 &&
+          m_tokens.groups <= kMaxWideFuseGroups && !m_tokens.fused() && !m_tokens.streamed()) {
+        int64_t live = 0;
+        for (const GemmEntry& e : sp.lp.entries) live += e.args.l * e.args.m * e.tok_chunks;
+        return TokenWorkspace::wants_wide_fused("NVFP4_PERSISTENT_TOKENS", live, int64_t{m_blocks} * 2 * 128);
+      }
+    }
+    return false;
+  }
   // One GEMM's token region of the workspace, in boxes of `rows` tokens x one K step.
   CUtensorMap token_map(const GemmEntry& e, int rows) const {
     const GemmArgs& p = e.args;
@@ -1446,7 +1527,7 @@ class WgmmaRunner final : public Runner {
   Sched m_sched;
   Maps m_maps{};
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
-  DeviceBuffer m_partials;  // split-K through L2 (m_global): the slots and the counts
+  DeviceBuffer m_partials;  // split-K through L2 (m_global): the slots and the counts; cut units (P125): the slots and the flags
   int m_blocks = 0, m_consumers = 2, m_tok = 128;
   bool m_global = false;
   std::string m_plan;

@@ -228,6 +228,32 @@ TEST(Variants, WideFusedTokensRelaunch) {
   }
 }
 
+// group_gemm's 2 x 256 `persistent` with units cut in two K ranges (P125): each adder part adds
+// its writer's sums (a flag per CTA, lowered by the adder for the next launch), over four launches;
+// GEMMs of one K, and of different N and K (16 to 32 K steps). Only the kernel that decodes its
+// tokens itself runs parts: with the pre-pass forced the same plan keeps its units whole.
+TEST(Variants, CutUnitsRelaunch) {
+  const ScopedEnv e1("NVFP4_PERSISTENT_CTA", "2x256"), e2("NVFP4_PERSISTENT_SCHED", "data"),
+      e3("NVFP4_PERSISTENT_SPLITS", "1"), e4("NVFP4_PERSISTENT_PARTS", "1");
+  for (const char* shape : {"80x4096x2048,176x4096x2048,128x4096x2048,72x4096x2048,64x4096x2048,248x4096x2048,"
+                            "96x4096x2048,160x4096x2048",
+                            "248x4096x2048,64x4096x1024,176x8192x1536,40x4096x2048,300x2048x2048"}) {
+    {
+      const ScopedEnv e5("NVFP4_PERSISTENT_TOKENS", "fused");
+      check_relaunches("persistent", shape, "units cut in two K ranges", Problem::group_gemm);
+    }
+    const ScopedEnv e5("NVFP4_PERSISTENT_TOKENS", "prepass");
+    check_relaunches("persistent", shape, "units handed out by cost", Problem::group_gemm);
+    const DeviceInfo dev = query_device(0);
+    const VariantInfo* v = find_variant(Problem::group_gemm, "persistent");
+    const Shape s = parse_shape(Problem::group_gemm, shape);
+    if (!v->unsupported(dev, s).empty()) continue;
+    Stream stream;
+    CaseData data(Problem::group_gemm, s, Dist::gpumode, 7, stream.get());
+    EXPECT_EQ(v->prepare(data.view(), stream.get())->plan().find("units cut"), std::string::npos);
+  }
+}
+
 // `persistent` gemm's tokens decoded by decoder CTAs of the main launch (P104: never-reset counts
 // per group of K steps and of launches), unsplit and in 2 and 3 ranks (3: ranks of 10 and 11 K
 // steps, so groups that do not start at multiples of 4), M not a multiple of the tile; each CTA
@@ -325,6 +351,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_ROLE_LOOPS", "2", "from 0 to 1", nullptr},
              {"NVFP4_PERSISTENT_NARROW", "32", "0, 64 or 96", nullptr},
              {"NVFP4_PERSISTENT_BALANCE", "2", "from 0 to 1", nullptr},
+             {"NVFP4_PERSISTENT_PARTS", "2", "from 0 to 1", nullptr},
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number", nullptr},
              {"NVFP4_PERSISTENT_CTA", "4x128", "2x128, 3x128 or 2x256", nullptr},
              {"NVFP4_PERSISTENT_SCHED", "fast", "data or stream-k", nullptr},

@@ -160,5 +160,112 @@ TEST(Balance, OrderCodesCarryTheGroup) {
   EXPECT_FALSE(order_fits(8, (int64_t{1} << kOrderGroupShift) + 1));
 }
 
+// Cut units (P125): a part's code round-trips its group, unit, cut and role, stays below -1
+// (so -1 still ends a CTA's run), and whole units keep their order_code.
+TEST(Balance, PartCodesRoundTrip) {
+  for (const bool writer : {false, true})
+    for (const int g : {0, 1, 15})
+      for (const int u : {0, 7, 4095})
+        for (const int cut : {1, 56, 8191}) {
+          const int c = part_code(g, u, cut, writer);
+          EXPECT_LT(c, -1);
+          EXPECT_TRUE(is_part(c));
+          EXPECT_EQ(part_group(c), g);
+          EXPECT_EQ(part_unit(c), u);
+          EXPECT_EQ(part_cut(c), cut);
+          EXPECT_EQ(part_writer(c), writer);
+        }
+  EXPECT_FALSE(is_part(-1));
+  EXPECT_FALSE(is_part(order_code(15, 4095)));
+  EXPECT_TRUE(parts_fit(16, 4096, 8191));
+  EXPECT_FALSE(parts_fit(17, 10, 100));
+  EXPECT_FALSE(parts_fit(8, 4097, 100));
+  EXPECT_FALSE(parts_fit(8, 10, 8192));
+}
+
+// Replays a wrapped order as the kernel reads it: every K step of every unit runs exactly once;
+// each cut unit's writer part [0, cut) is the first piece of CTA b + 1 and its adder part
+// [cut, steps) the last piece of CTA b; no piece is shorter than min_part; the busiest CTA's
+// model cost is wrapped's. Returns the number of cuts seen.
+int expect_valid_wrap(const Wrapped& w, const std::vector<int>& steps, const std::vector<double>& price, int blocks,
+                      double extra, double writer, double adder, int min_part) {
+  const std::vector<int64_t> first_unit = {0};
+  const std::vector<int> order = wrapped_codes(w, blocks, first_unit);
+  std::vector<std::vector<int>> covered(steps.size());
+  for (size_t u = 0; u < steps.size(); ++u) covered[u].assign(static_cast<size_t>(steps[u]), 0);
+  std::vector<std::vector<int>> runs(static_cast<size_t>(blocks));
+  for (int b = 0; b < blocks; ++b)
+    for (size_t i = static_cast<size_t>(b); i < order.size() && order[i] != -1; i += static_cast<size_t>(blocks))
+      runs[static_cast<size_t>(b)].push_back(order[i]);
+  int cuts = 0;
+  double busiest = 0;
+  for (int b = 0; b < blocks; ++b) {
+    const std::vector<int>& run = runs[static_cast<size_t>(b)];
+    double load = 0;
+    for (size_t j = 0; j < run.size(); ++j) {
+      const int c = run[j];
+      const int u = is_part(c) ? part_unit(c) : order_unit(c);
+      const int s = steps[static_cast<size_t>(u)];
+      int k0 = 0, k1 = s;
+      if (is_part(c)) {
+        (part_writer(c) ? k1 : k0) = part_cut(c);
+        EXPECT_GE(k1 - k0, min_part);
+        if (part_writer(c)) {
+          EXPECT_EQ(j, 0u) << "a writer opens its CTA";
+          EXPECT_GE(b, 1);
+          EXPECT_TRUE(b >= 1 && !runs[static_cast<size_t>(b - 1)].empty() &&
+                      runs[static_cast<size_t>(b - 1)].back() == part_code(0, u, part_cut(c), false))
+              << "its adder closes the CTA before";
+          ++cuts;
+        } else {
+          EXPECT_EQ(j + 1, run.size()) << "an adder closes its CTA";
+          // In the model its writer (CTA b + 1's first piece) has ended before it starts.
+          EXPECT_LE(part_cut(c) * price[static_cast<size_t>(u)] + extra + writer, load + 1e-9);
+        }
+        load += (is_part(c) && part_writer(c)) ? writer : adder;
+      }
+      load += (k1 - k0) * price[static_cast<size_t>(u)] + extra;
+      for (int k = k0; k < k1; ++k) ++covered[static_cast<size_t>(u)][static_cast<size_t>(k)];
+    }
+    busiest = std::max(busiest, load);
+  }
+  for (size_t u = 0; u < steps.size(); ++u)
+    for (int k = 0; k < steps[u]; ++k) EXPECT_EQ(covered[u][static_cast<size_t>(k)], 1) << "unit " << u << " step " << k;
+  EXPECT_NEAR(busiest, w.busiest, 1e-6);
+  EXPECT_EQ(cuts, w.cuts);
+  return cuts;
+}
+
+// group_gemm G=8 N=4096 K=7168 in 2 x 256 (its widths' kWideMixedStep prices, 5 steps per unit, a
+// writer 3 and an adder 2 more): the wrap cuts units and its busiest CTA is below what free counts
+// give (171.8 steps); a case whose units are all equal and fill the CTAs evenly cuts none.
+TEST(Balance, WrappedPartsCoverEveryStepOnce) {
+  const double mixed[] = {0.517, 0.77, 0.592, 0.517, 0.445, 1.0, 0.517, 0.631};
+  std::vector<int> steps;
+  std::vector<double> price, cost;
+  for (double p : mixed)
+    for (int t = 0; t < 32; ++t) {
+      steps.push_back(112);
+      price.push_back(p);
+      cost.push_back(112 * p);
+    }
+  const Wrapped w = wrapped_parts(steps, price, 132, 5.0, 3.0, 2.0, 8);
+  ASSERT_FALSE(w.runs.empty());
+  EXPECT_GT(expect_valid_wrap(w, steps, price, 132, 5.0, 3.0, 2.0, 8), 0);
+  EXPECT_LT(w.busiest, balanced_order(cost, 132, 5.0).busiest - 5.0);
+  // Small K: parts would be shorter than min_part, so nothing is cut.
+  const std::vector<int> short_steps(20, 12);
+  const std::vector<double> short_price(20, 1.0);
+  const Wrapped s = wrapped_parts(short_steps, short_price, 6, 1.0, 3.0, 2.0, 8);
+  ASSERT_FALSE(s.runs.empty());
+  EXPECT_EQ(expect_valid_wrap(s, short_steps, short_price, 6, 1.0, 3.0, 2.0, 8), 0);
+  // Equal units, 2 per CTA: no cut.
+  const std::vector<int> even_steps(16, 40);
+  const std::vector<double> even_price(16, 1.0);
+  const Wrapped e = wrapped_parts(even_steps, even_price, 8, 2.0, 3.0, 2.0, 8);
+  EXPECT_EQ(expect_valid_wrap(e, even_steps, even_price, 8, 2.0, 3.0, 2.0, 8), 0);
+  EXPECT_NEAR(e.busiest, 84.0, 1e-3);
+}
+
 }  // namespace
 }  // namespace nvfp4::gemm
