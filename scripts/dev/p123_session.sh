@@ -8,6 +8,7 @@ OUT=$1
 shift
 steps=${*:-"verify tests sanitize ab"}
 . "$(dirname "$0")/gpu_env.sh"
+. "$(dirname "$0")/group_verify.sh"
 NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader
@@ -16,19 +17,9 @@ for step in $steps; do
   echo "==== $step"
   case $step in
     verify)  # every group_gemm case of the configs, as planned and with the wide fused kernel forced
-      for mode in default wide; do
-        for cfg in configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json; do
-          env=()
-          [ $mode = wide ] && env=(NVFP4_PERSISTENT_TOKENS=fused NVFP4_PERSISTENT_CTA=2x256 NVFP4_PERSISTENT_SCHED=data)
-          env "${env[@]}" $NEW --config $cfg --problem group_gemm --variant persistent --verify-only --quiet \
-            --json "$OUT/verify_${mode}_$(basename $cfg)" >"$OUT/verify.log" 2>&1
-          echo "$mode $cfg exit $? $(python3 -c "
-import json,sys,collections
-r=json.load(open(sys.argv[1]))['results']
-print(dict(collections.Counter(x['status'] for x in r)), sum('counted first' in (x.get('plan') or '') for x in r), 'wide fused')
-" "$OUT/verify_${mode}_$(basename $cfg)")"
-        done
-      done ;;
+      group_verify $NEW "$OUT" "counted first" default
+      group_verify $NEW "$OUT" "counted first" wide NVFP4_PERSISTENT_TOKENS=fused NVFP4_PERSISTENT_CTA=2x256 \
+        NVFP4_PERSISTENT_SCHED=data ;;
     tests)
       timeout 400 .carry/new/gpu_tests --gtest_filter='Variants.GroupGemm:Variants.WideFusedTokensRelaunch:Variants.FusedTokensRelaunch:Variants.TokenModes:Variants.PersistentGroupNarrowAndBalance:Variants.PersistentRejectsBadKnobs' \
         >"$OUT/gpu_tests.log" 2>&1

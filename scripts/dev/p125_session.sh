@@ -8,6 +8,7 @@ OUT=$1
 shift
 steps=${*:-"verify tests sanitize ab"}
 . "$(dirname "$0")/gpu_env.sh"
+. "$(dirname "$0")/group_verify.sh"
 NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
 CUT=(NVFP4_PERSISTENT_PARTS=1 NVFP4_PERSISTENT_CTA=2x256 NVFP4_PERSISTENT_SCHED=data NVFP4_PERSISTENT_SPLITS=1)
 CUT_CASE=248x4096x2048,64x4096x1024,176x8192x1536,40x4096x2048,300x2048x2048
@@ -17,19 +18,8 @@ for step in $steps; do
   echo "==== $step"
   case $step in
     verify)  # every group_gemm case of the configs, as planned and with cut units forced
-      for mode in default cut; do
-        for cfg in configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json; do
-          env=()
-          [ $mode = cut ] && env=("${CUT[@]}")
-          env "${env[@]}" $NEW --config $cfg --problem group_gemm --variant persistent --verify-only --quiet \
-            --json "$OUT/verify_${mode}_$(basename $cfg)" >"$OUT/verify.log" 2>&1
-          echo "$mode $cfg exit $? $(python3 -c "
-import json,sys,collections
-r=json.load(open(sys.argv[1]))['results']
-print(dict(collections.Counter(x['status'] for x in r)), sum('units cut' in (x.get('plan') or '') for x in r), 'with cuts')
-" "$OUT/verify_${mode}_$(basename $cfg)")"
-        done
-      done
+      group_verify $NEW "$OUT" "units cut" default
+      group_verify $NEW "$OUT" "units cut" cut "${CUT[@]}"
       env "${CUT[@]}" $NEW --problem group_gemm --shape $CUT_CASE --variant persistent --verify-only --quiet \
         --json "$OUT/verify_cut_case.json" >>"$OUT/verify.log" 2>&1
       echo "cut case exit $? $(python3 -c "
