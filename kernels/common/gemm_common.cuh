@@ -316,7 +316,8 @@ __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp
   if (wp.sk.ctas == 0) {
     if constexpr (kGroupSched<Sched>) {
       const int code = sched.slot(c.it);
-      if (code == -1 || (!kParts && code < 0)) return false;  // past this CTA's last unit (balance.hpp's padded stride form)
+      // -1: past this CTA's last unit (balance.hpp's padded stride form)
+      if (code == -1 || (!kParts && code < 0)) return false;
       if constexpr (kParts)
         seg = is_part(code) ? sched.part_of(code) : sched.unit_of_slot(code);
       else

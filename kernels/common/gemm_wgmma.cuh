@@ -140,9 +140,9 @@ inline constexpr double kWideUnitSteps = 5.0;
 // Cut units (P125, balance.hpp wrapped_parts), group_gemm 2 x 256: what a writer part costs its
 // CTA beyond a unit (its 128 KiB of FP32 sums stored, a fence and a flag) and an adder part (the
 // sums read after its K loop in 8 dependent batches of L2 loads, add_partials: ~5 us in P121's
-// trace), in full K steps; the fewest K steps
-// of a part; and how much lower than free counts' the wrap's busiest CTA must be to be taken.
-// NVFP4_PERSISTENT_PARTS=0|1 forces it off or on (1: wherever the plan allows parts at all).
+// trace), in full K steps; the fewest K steps of a part; and how much lower than free counts' the
+// wrap's busiest CTA must be to be taken. NVFP4_PERSISTENT_PARTS=0|1 forces it off or on (1:
+// wherever the plan allows parts at all).
 inline constexpr double kPartWriterSteps = 3.0, kPartAdderSteps = 8.0, kPartGain = 0.02;
 inline constexpr int kPartMinSteps = 8;
 // group_gemm's 2 x 256 kernel that decodes its tokens itself (WideTokens, docs/perf-notes.md P123):
@@ -1337,7 +1337,9 @@ class WgmmaRunner final : public Runner {
         m_work.plan.partials = m_partials.get<float>();
         m_work.plan.slot_floats = sp.slot_floats;
       }
-      if (sp.cuts > 0) {  // cut units (P125): a slot of FP32 sums per CTA (a writer's), a flag per CTA (zeroed once; each adder lowers its writer's)
+      // Cut units (P125): a slot of FP32 sums per CTA (a writer's), then a flag per CTA (zeroed
+      // once; each adder lowers its writer's for the next launch).
+      if (sp.cuts > 0) {
         const size_t slots = static_cast<size_t>(sp.blocks) * sp.slot_floats * sizeof(float);
         m_partials = DeviceBuffer(slots + static_cast<size_t>(sp.blocks) * sizeof(unsigned));
         CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
@@ -1406,7 +1408,8 @@ class WgmmaRunner final : public Runner {
     // group_gemm's 2 x 256 plans whose consumers decode the tokens (wide_tokens_wanted, P123).
     [[maybe_unused]] const int early_steps = forced_int("NVFP4_PERSISTENT_EARLY_STEPS", 0, kWideEarlyMax, kWideEarlySteps);
     if (wide_tokens_wanted(sp)) m_tokens.fuse_wide(stream, sp.lp.entries, early_steps);
-    if (sp.cuts > 0 && !m_tokens.wide_fused()) throw std::logic_error("group_gemm persistent: cut units without the wide fused kernel");
+    if (sp.cuts > 0 && !m_tokens.wide_fused())
+      throw std::logic_error("group_gemm persistent: cut units without the wide fused kernel");
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
       if (m_tokens.fused()) {  // the fused kernel's shared-memory limit raised (resident_ctas), its residency checked
         const int64_t resident =
@@ -1527,7 +1530,7 @@ class WgmmaRunner final : public Runner {
   Sched m_sched;
   Maps m_maps{};
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
-  DeviceBuffer m_partials;  // split-K through L2 (m_global): the slots and the counts; cut units (P125): the slots and the flags
+  DeviceBuffer m_partials;  // split-K through L2 (m_global) or cut units (P125): the slots, then counts or flags
   int m_blocks = 0, m_consumers = 2, m_tok = 128;
   bool m_global = false;
   std::string m_plan;
