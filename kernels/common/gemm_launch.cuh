@@ -224,20 +224,24 @@ inline StreamKPlan plan_stream_k(const LaunchPlan& lp, int64_t resident, double 
 
 // A stream-K launch's workspace: a partial-sum slot of `slot_floats` floats and a flag per CTA,
 // the flags zeroed here (prepare, untimed) and left zero by every launch; plan() is the kernels'
-// WorkPlan over it.
+// WorkPlan over it. The same per-CTA slots and flags serve a data-parallel launch (plan.sk
+// empty) whose cut units hand sums from CTA to CTA (group_gemm `persistent`, P125).
 struct StreamKWorkspace {
   DeviceBuffer partials, flags;
   WorkPlan plan;
   StreamKWorkspace() = default;
-  StreamKWorkspace(const StreamK& sk, int slot_floats, cudaStream_t stream)
-      : partials(static_cast<size_t>(sk.ctas) * slot_floats * sizeof(float)),
-        flags(static_cast<size_t>(sk.ctas) * sizeof(unsigned)) {
+  StreamKWorkspace(int ctas, int slot_floats, cudaStream_t stream)
+      : partials(static_cast<size_t>(ctas) * slot_floats * sizeof(float)),
+        flags(static_cast<size_t>(ctas) * sizeof(unsigned)) {
     CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, flags.bytes(), stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    plan.sk = sk;
     plan.slot_floats = slot_floats;
     plan.partials = partials.get<float>();
     plan.flags = flags.get<unsigned>();
+  }
+  StreamKWorkspace(const StreamK& sk, int slot_floats, cudaStream_t stream)
+      : StreamKWorkspace(sk.ctas, slot_floats, stream) {
+    plan.sk = sk;
   }
 };
 

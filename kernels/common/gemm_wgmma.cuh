@@ -1309,9 +1309,10 @@ class WgmmaRunner final : public Runner {
     // forces it (measuring), and is checked for every problem so a bad value never passes.
     const bool role_loops =
         forced_int("NVFP4_PERSISTENT_ROLE_LOOPS", 0, 1, sp.stream_k || sp.units > sp.blocks ? 1 : 0) == 1;
-    // Cut units (P125) run only in the 2 x 256 kernel that decodes its tokens itself (kParts):
-    // a plan that will not launch it keeps its order without them.
-    if (best.cuts > 0 && !wide_tokens_wanted(best)) {
+    // group_gemm's 2 x 256 plans whose consumers decode the tokens (P123); cut units (P125) run
+    // only in that kernel (kParts): a plan that will not launch it keeps its order without them.
+    const bool wide_tokens = wide_tokens_wanted(best);
+    if (best.cuts > 0 && !wide_tokens) {
       best.order = std::move(best.uncut);
       best.cuts = 0;
     }
@@ -1328,6 +1329,8 @@ class WgmmaRunner final : public Runner {
     if (sp.stream_k) {
       m_work = StreamKWorkspace(StreamK(sp.units, sp.blocks), sp.slot_floats, stream);
     } else {
+      // Cut units (P125): a slot of FP32 sums (a writer's) and a flag (lowered by its adder) per CTA.
+      if (sp.cuts > 0) m_work = StreamKWorkspace(sp.blocks, sp.slot_floats, stream);
       // Slots of the stride form: the units, or the balanced order's padded slots (balance.hpp).
       m_work.plan.units = sp.order.empty() ? sp.units : static_cast<int>(sp.order.size());
       if (m_global) {  // a slot per unit, then a count per tile (zeroed once, never reset)
@@ -1335,17 +1338,6 @@ class WgmmaRunner final : public Runner {
         m_partials = DeviceBuffer(slots + static_cast<size_t>(sp.lp.tiles) * sizeof(unsigned long long));
         CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
         m_work.plan.partials = m_partials.get<float>();
-        m_work.plan.slot_floats = sp.slot_floats;
-      }
-      // Cut units (P125): a slot of FP32 sums per CTA (a writer's), then a flag per CTA (zeroed
-      // once; each adder lowers its writer's for the next launch).
-      if (sp.cuts > 0) {
-        const size_t slots = static_cast<size_t>(sp.blocks) * sp.slot_floats * sizeof(float);
-        m_partials = DeviceBuffer(slots + static_cast<size_t>(sp.blocks) * sizeof(unsigned));
-        CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        m_work.plan.partials = m_partials.get<float>();
-        m_work.plan.flags = reinterpret_cast<unsigned*>(m_partials.get<uint8_t>() + slots);
         m_work.plan.slot_floats = sp.slot_floats;
       }
     }
@@ -1405,11 +1397,8 @@ class WgmmaRunner final : public Runner {
                fusable && !sp.stream_k && sp.one_wave) {
       m_tokens.fuse_into_main(stream);
     }
-    // group_gemm's 2 x 256 plans whose consumers decode the tokens (wide_tokens_wanted, P123).
     [[maybe_unused]] const int early_steps = forced_int("NVFP4_PERSISTENT_EARLY_STEPS", 0, kWideEarlyMax, kWideEarlySteps);
-    if (wide_tokens_wanted(sp)) m_tokens.fuse_wide(stream, sp.lp.entries, early_steps);
-    if (sp.cuts > 0 && !m_tokens.wide_fused())
-      throw std::logic_error("group_gemm persistent: cut units without the wide fused kernel");
+    if (wide_tokens) m_tokens.fuse_wide(stream, sp.lp.entries, early_steps);
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
       if (m_tokens.fused()) {  // the fused kernel's shared-memory limit raised (resident_ctas), its residency checked
         const int64_t resident =
@@ -1453,7 +1442,8 @@ class WgmmaRunner final : public Runner {
  private:
   // group_gemm in 2 x 256, data-parallel and unsplit, the whole grid resident, at most
   // kMaxWideFuseGroups GEMMs, and TokenWorkspace::wants_wide_fused: the consumers decode the
-  // tokens in two phases (WideTokens, P123). After m_tokens, m_sched and m_blocks are set.
+  // tokens in two phases (WideTokens, P123). After m_tokens, m_sched and m_blocks are set (the
+  // 2 x 128 token paths, fused() and streamed(), are never taken with 256 tokens).
   bool wide_tokens_wanted(const ShapePlan& sp) const {
     if constexpr (kGrouped && NB == 1) {
       if (m_consumers == 2 && m_tok == 256 && !sp.stream_k && sp.one_wave && m_sched.ts.splits == 1 &&
@@ -1529,8 +1519,8 @@ class WgmmaRunner final : public Runner {
   DeviceBuffer m_narrow_table;  // group_gemm: each group's token maps of 64, 96, ... rows (the kernel's narrow_tok)
   Sched m_sched;
   Maps m_maps{};
-  StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
-  DeviceBuffer m_partials;  // split-K through L2 (m_global) or cut units (P125): the slots, then counts or flags
+  StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units; with cut units, per-CTA slots and flags)
+  DeviceBuffer m_partials;  // split-K through L2 (m_global): the slots and the counts
   int m_blocks = 0, m_consumers = 2, m_tok = 128;
   bool m_global = false;
   std::string m_plan;
