@@ -178,6 +178,11 @@ struct TokenFuse {
   // own ring (LocalTokens, P105), not by the decoder CTAs, whose work starts at group
   // local_groups.
   int local_groups = 0;
+  // Fused launches (arrivals set, no decoder CTAs): the weights' and scale atoms' copies of a CTA's
+  // first weights_ahead K steps leave at entry, the rest once the CTA's own share of the decode is
+  // counted (its fence done), so that the opening burst does not queue ahead of the share's stores
+  // (docs/perf-notes.md P126, kWeightsAhead). 0: no hold.
+  int weights_ahead = 0;
 };
 // A grouped launch (group_gemm, P74) fuses only with at most kMaxFuseGroups groups, whose token
 // sources then come with the parameters of its kernel (a group table in global memory would put
@@ -785,6 +790,7 @@ struct TokenWorkspace {
   DeviceBuffer arrivals;  // fuse_into_main
   DeviceBuffer ready, launches;  // stream_into_main
   int stream_ctas = 0, decoder_ctas = 0, rank_groups = 0, local_groups = 0;
+  int weights_ahead = 0;  // fuse_into_main: TokenFuse::weights_ahead
   int stream_pieces[kMaxStreamGroups] = {}, stream_ready_at[kMaxStreamGroups] = {};
   TokenSource sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
   HeldEntries held;                          // the GEMMs, where there are at most kHeldGroups (HeldRef)
@@ -928,6 +934,7 @@ struct TokenWorkspace {
       f.out = reinterpret_cast<uint32_t*>(data());
       f.chunks = chunks;
       f.arrivals = arrivals.get<unsigned long long>();
+      if (!streamed() && wide.groups == 0) f.weights_ahead = weights_ahead;
     }
     if (streamed()) {
       f.ready = ready.get<unsigned>();

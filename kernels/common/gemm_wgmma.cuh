@@ -112,6 +112,11 @@ inline constexpr int kIssuers = 3;
 // G=2 [192,320] ran 0.6-1.0 % faster with 2 in two calls, where gemm 128x7168x2048 ran 10 % slower
 // (docs/perf-notes.md P125's session).
 inline constexpr int kLocalGroups = 1, kGroupLocalGroups = 2;
+// Fused plans (TokenFuse::weights_ahead): the weights' and atoms' first kWeightsAhead K steps are
+// copied at entry, the rest once the CTA's share of the decode is counted, so that the opening
+// burst does not queue ahead of the share's stores and their fence (docs/perf-notes.md P126: gemm
+// 128x4096x7168 -1.5 %, G=2 [128,384] -1.0 % on an H200 against 0; 2 was within 0.5 % of it).
+inline constexpr int kWeightsAhead = 4;
 // group_gemm's decoder CTAs: parts of kStreamRows token rows per piece, one fence each (P108).
 inline constexpr int kGroupStreamParts = 2;
 // group_gemm: a partly filled token tile runs its K loop on wgmmas as wide as its live tokens
@@ -628,6 +633,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           __syncwarp();
         }
       };
+      // Fused launches (TokenFuse::weights_ahead, P126): the copies of the weights' and atoms' roles
+      // left before they wait for this CTA's share of the decode to be counted; -1: no wait.
+      [[maybe_unused]] int hold = -1;
+      if constexpr (kFusable && !kWideFused) {
+        if (!tok && fuse.arrivals != nullptr && fuse.weights_ahead > 0) hold = fuse.weights_ahead;
+      }
       [[maybe_unused]] unsigned stream_launch = 0;  // kStream: this launch's n + 1 (stream_target)
       [[maybe_unused]] int local_steps = 0;       // kStream: the first unit's steps the consumers decode
       if constexpr (kStream) {
@@ -694,6 +705,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         for (; ks < tile.k_step_end; ++ks) {
           if constexpr (kWideFused) {
             if (tok && until_late-- == 0) count_late(true);
+          }
+          if constexpr (kFusable && !kWideFused) {
+            if (hold >= 0 && hold-- == 0) sm90::mbar_wait(&tokens_counted, 0);  // all lanes, as on `empty`
           }
           if constexpr (kStream) {
             if (tok && ks >= decoded_end)
@@ -1397,6 +1411,9 @@ class WgmmaRunner final : public Runner {
                fusable && !sp.stream_k && sp.one_wave) {
       m_tokens.fuse_into_main(stream);
     }
+    // NVFP4_PERSISTENT_WEIGHTS_AHEAD=0..8 forces, in fused plans, how many K steps' weights are
+    // copied before the CTA's share of the decode is counted (0: none held back), checked on every plan.
+    m_tokens.weights_ahead = forced_int("NVFP4_PERSISTENT_WEIGHTS_AHEAD", 0, Cfg<2, 128>::kStages, kWeightsAhead);
     [[maybe_unused]] const int early_steps = forced_int("NVFP4_PERSISTENT_EARLY_STEPS", 0, kWideEarlyMax, kWideEarlySteps);
     if (wide_tokens) m_tokens.fuse_wide(stream, sp.lp.entries, early_steps);
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {

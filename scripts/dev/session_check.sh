@@ -1,3 +1,8 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# GPU-machine call at a session's start, over the build carried in .carry/new: verify-only of the
+# GEMM-family configs (group_gemm through group_verify.sh), the cut-unit and group GPU tests, and
+# the default report into $OUT:   OUT=DIR bash scripts/dev/session_check.sh
 set -uo pipefail
 tar xJf .carry/bins.tar.xz -C .carry && . scripts/dev/gpu_env.sh
 . scripts/dev/group_verify.sh

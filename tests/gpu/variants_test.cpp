@@ -204,10 +204,16 @@ void check_relaunches(const char* name, const char* shape_text, const char* plan
 // The tokens decoded in the main launch (TokenFuse: a never-reset arrival count).
 TEST(Variants, FusedTokensRelaunch) {
   const ScopedEnv e1("NVFP4_PERSISTENT_TOKENS", "fused"), e2("NVFP4_TENSOR_CORE_TOKENS", "fused");
-  for (const char* name : {"persistent", "tensor-core"})
-    check_relaunches(name, "256x1024x2048x2", "decoded in the main launch");
-  const ScopedEnv e3("NVFP4_PERSISTENT_CTA", "2x128"), e4("NVFP4_PERSISTENT_SCHED", "data");  // where group_gemm fuses (P74)
-  check_relaunches("persistent", "40x512x512,200x768x1024,1x256x256", "decoded in the main launch", Problem::group_gemm);
+  check_relaunches("tensor-core", "256x1024x2048x2", "decoded in the main launch");
+  // `persistent`'s weights held back after 0 (none), 1 or 8 (a whole ring) K steps until the CTA's
+  // share is counted (P126), and by default.
+  for (const char* ahead : {"", "0", "1", "8"}) {
+    SCOPED_TRACE(fmt::format("NVFP4_PERSISTENT_WEIGHTS_AHEAD={}", ahead));
+    const ScopedEnv e5("NVFP4_PERSISTENT_WEIGHTS_AHEAD", env_value(ahead));
+    check_relaunches("persistent", "256x1024x2048x2", "decoded in the main launch");
+    const ScopedEnv e3("NVFP4_PERSISTENT_CTA", "2x128"), e4("NVFP4_PERSISTENT_SCHED", "data");  // where group_gemm fuses (P74)
+    check_relaunches("persistent", "40x512x512,200x768x1024,1x256x256", "decoded in the main launch", Problem::group_gemm);
+  }
 }
 
 // group_gemm's 2 x 256 kernel decoding its tokens itself in two phases (P123: each phase a count
@@ -358,6 +364,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_TOKENS", "inline", "fused, prepass or stream", nullptr},
              {"NVFP4_PERSISTENT_LOCAL_GROUPS", "3", "from 0 to 2", nullptr},
              {"NVFP4_PERSISTENT_EARLY_STEPS", "5", "from 0 to 4", nullptr},
+             {"NVFP4_PERSISTENT_WEIGHTS_AHEAD", "9", "from 0 to 8", nullptr},
              {"NVFP4_PERSISTENT_SPLITS", "9", "from 0 to 8", nullptr},
              {"NVFP4_PERSISTENT_REDUCE", "l2", "cluster or global", nullptr},
              {"NVFP4_PERSISTENT_SPLITS", "5", "more splits than the fewest K steps", nullptr},
