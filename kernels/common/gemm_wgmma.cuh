@@ -72,7 +72,43 @@
 #include "balance.hpp"
 #include "gemm_tokens.cuh"
 
+// Probe builds only (-DNVFP4_TRACE=1, CMake NVFP4BENCH_TRACE=ON; never in a report's build): the
+// persistent kernels stamp %globaltimer at fixed points of each CTA's start into a buffer the
+// runner allocates, and the runner appends the last launch's stamps to the file named by
+// NVFP4_TRACE_OUT when it goes away (scripts/dev/trace_summary.py prints medians over CTAs).
+// Slots (TraceSlot): what each stamp marks.
+#ifndef NVFP4_TRACE
+#define NVFP4_TRACE 0
+#endif
 namespace nvfp4::gemm::wg {
+enum TraceSlot : int {
+  kTrEntry,          // thread 0 at entry
+  kTrConsumerStart,  // consumer 0 after its setmaxnreg
+  kTrShareStored,    // consumer 0: its fused share stored (before the consumers' barrier)
+  kTrShareSynced,    // consumer 0: every consumer's share stored
+  kTrCounted,        // the CTA's count returned (consumer 0, or the token warp)
+  kTrTokWait,        // token warp: every CTA counted
+  kTrTokFirst,       // token warp: first copy issued
+  kTrWFirst,         // weights warp: first copy issued
+  kTrWHeld,          // weights warp: its held copies released (P126)
+  kTrFirstFull,      // consumer 0: its first K step's stage full
+  kTrLoopEnd,        // consumer 0: its first unit's K loop done
+  kTrDone,           // consumer 0: its last unit stored
+  kTraceSlots = 16
+};
+#if NVFP4_TRACE
+__device__ unsigned long long* g_trace;
+#define NVFP4_STAMP(slot)                                                     \
+  do {                                                                        \
+    if (g_trace != nullptr) {                                                 \
+      unsigned long long t_;                                                  \
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));                  \
+      g_trace[blockIdx.x * ::nvfp4::gemm::wg::kTraceSlots + (slot)] = t_;      \
+    }                                                                         \
+  } while (0)
+#else
+#define NVFP4_STAMP(slot) ((void)0)
+#endif
 
 // wgmma m64 tiles per consumer warpgroup. 2 (256 weight slots per CTA, half the token traffic per
 // MMA) measured slower on every benchmark shape (docs/perf-notes.md, P3): 1.
@@ -488,6 +524,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // (LDS rather than generic loads).
   uint8_t* ring = smem_raw + ((1024u - (sm90::smem_addr(smem_raw) & 1023u)) & 1023u);
   const int warpgroup = threadIdx.x / 128;
+  if (threadIdx.x == 0) NVFP4_STAMP(kTrEntry);
   const int splits = sched.ts.splits;
   constexpr bool kClusters = !kGlobal;  // a split tile's ranks are one cluster
   if constexpr (kStream) {
@@ -602,16 +639,24 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         if (w)
           for (int b = 0; b < NB; ++b) sm90::tma_prefetch_desc(&maps.w[b]);
       }
-      if constexpr (kFusable) {
-        if (tok && fuse.arrivals != nullptr) {  // every CTA's decode stored and counted (TokenFuse)
+      // kWideFused: phase 0, this CTA's stores counted here, then every CTA's. (The 2 x 128 fused
+      // kernels wait for their count in the loop, just before the first copy: `hold` below.)
+      if constexpr (kWideFused) {
+        if (tok && fuse.arrivals != nullptr) {
           if (leader) {
-            if constexpr (kWideFused) {  // phase 0: this CTA's stores counted here, then every CTA's
-              sm90::mbar_wait(&wide_stored[0], 0);
-              wait_tokens(fuse.arrivals, count_arrival(fuse.arrivals, gridDim.x));
-            } else {
-              sm90::mbar_wait(&tokens_counted, 0);
-              wait_tokens(fuse.arrivals, tokens_target);
-            }
+            sm90::mbar_wait(&wide_stored[0], 0);
+            wait_tokens(fuse.arrivals, count_arrival(fuse.arrivals, gridDim.x));
+          }
+          __syncwarp();
+        }
+      } else if constexpr (kFusable && kStream) {
+        // gemm's decoder-CTA kernel never fuses (arrivals null), but carries this wait where the
+        // others wait in the loop: moved there, it cost that kernel's K loop an instruction per
+        // step (ptxas; gemm 128x7168x16384 +1 %, P131).
+        if (tok && fuse.arrivals != nullptr) {
+          if (leader) {
+            sm90::mbar_wait(&tokens_counted, 0);
+            wait_tokens(fuse.arrivals, tokens_target);
           }
           __syncwarp();
         }
@@ -635,9 +680,18 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       };
       // Fused launches (TokenFuse::weights_ahead, P126): the copies of the weights' and atoms' roles
       // left before they wait for this CTA's share of the decode to be counted; -1: no wait.
+      // The token role's: 0, its first copy waits for every CTA's count (TokenFuse), after the
+      // first unit's set-up (next_work, its entry and atoms: ~0.6-0.8 us that ran after the wait
+      // when it came first, P130).
       [[maybe_unused]] int hold = -1;
       if constexpr (kFusable && !kWideFused) {
-        if (!tok && fuse.arrivals != nullptr && fuse.weights_ahead > 0) hold = fuse.weights_ahead;
+        if (fuse.arrivals != nullptr) {
+          if (tok) {
+            if constexpr (!kStream) hold = 0;
+          } else if (fuse.weights_ahead > 0) {
+            hold = fuse.weights_ahead;
+          }
+        }
       }
       [[maybe_unused]] unsigned stream_launch = 0;  // kStream: this launch's n + 1 (stream_target)
       [[maybe_unused]] int local_steps = 0;       // kStream: the first unit's steps the consumers decode
@@ -664,6 +718,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       };
       WorkCursor cur = work_start(wp);
       Tile tile;
+      [[maybe_unused]] bool traced_first = false;
       while (next_work<kParts>(sched, wp, cur, tile)) {
         const GemmEntry& e = sched.entry(tile.group);
         const Maps& mp = table == nullptr ? maps : table[tile.group];
@@ -707,7 +762,16 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
             if (tok && until_late-- == 0) count_late(true);
           }
           if constexpr (kFusable && !kWideFused) {
-            if (hold >= 0 && hold-- == 0) sm90::mbar_wait(&tokens_counted, 0);  // all lanes, as on `empty`
+            if (hold >= 0 && hold-- == 0) {
+              sm90::mbar_wait(&tokens_counted, 0);  // all lanes, as on `empty`
+              if constexpr (!kStream) {
+                if (tok) {  // every CTA's count (all lanes poll; one request per poll)
+                  wait_tokens(fuse.arrivals, tokens_target);
+                  if (NVFP4_TRACE && leader) NVFP4_STAMP(kTrTokWait);
+                }
+              }
+              if (NVFP4_TRACE && leader && w) NVFP4_STAMP(kTrWHeld);
+            }
           }
           if constexpr (kStream) {
             if (tok && ks >= decoded_end)
@@ -733,6 +797,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
             }
           }
           __syncwarp();
+#if NVFP4_TRACE
+          if (leader && ks == tile.k_step_begin && !traced_first) {
+            traced_first = true;
+            if (tok) NVFP4_STAMP(kTrTokFirst);
+            if (w) NVFP4_STAMP(kTrWFirst);
+          }
+#endif
           next_stage();
         }
       }
@@ -794,6 +865,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   }
   sm90::setmaxnreg_inc<kConsumerRegs>();
   const int consumer = warpgroup - 1, ctid = threadIdx.x - 128;
+  if (ctid == 0) NVFP4_STAMP(kTrConsumerStart);
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   // Named barrier 1 over the consumer warpgroups only (the producer may still be loading).
   const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
@@ -808,10 +880,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         decode_token_share(token_groups, fuse, tid, threads, share_stage);
       else
         decode_token_share(sched.entry(0), fuse, tid, threads, share_stage);
+      if (ctid == 0) NVFP4_STAMP(kTrShareStored);
       sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
       consumers_sync();
       if (ctid == 0) {
+        NVFP4_STAMP(kTrShareSynced);
         tokens_target = count_arrival(fuse.arrivals, gridDim.x);
+        NVFP4_STAMP(kTrCounted);
         sm90::mbar_arrive(&tokens_counted);
       }
     }
@@ -842,6 +917,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   Tile tile;
   // group_gemm: the held stage of the tile before, freed at this tile's start (P84).
   uint32_t held_empty = 0;
+  [[maybe_unused]] int traced_units = 0;
   while (next_work<kParts>(sched, wp, cur, tile)) {
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
     uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
@@ -866,6 +942,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       const int steps = tile.k_step_end - tile.k_step_begin;
       for (int i = 0; i < steps; ++i) {
         sm90::mbar_wait(full_s, phase);
+#if NVFP4_TRACE
+        if (i == 0 && ctid == 0 && traced_units == 0) NVFP4_STAMP(kTrFirstFull);
+#endif
         const StepWeights x = load_step<NB, C, T>(w_s, sf_s);
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
@@ -916,6 +995,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     }
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
+#if NVFP4_TRACE
+    if (ctid == 0 && traced_units++ == 0) NVFP4_STAMP(kTrLoopEnd);
+#endif
     // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
     // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
     // cluster barrier follows every remote read). group_gemm (kHeldPath): a tile with more work
@@ -1060,6 +1142,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   if constexpr (kHeldPath) {
     if (ctid % 128 == 0) sm90::bulk_wait();
   }
+  if (ctid == 0) NVFP4_STAMP(kTrDone);
 #else
   (void)maps;
   (void)table;
@@ -1524,6 +1607,14 @@ class WgmmaRunner final : public Runner {
       if (!m_tokens.wide_fused()) throw std::logic_error("group_gemm persistent: the wide fused kernel without its phases");
       maps.wide = m_tokens.wide;
     }
+#if NVFP4_TRACE
+    if (m_trace.get() == nullptr) {
+      m_trace = DeviceBuffer(static_cast<size_t>(grid) * kTraceSlots * sizeof(unsigned long long));
+      CUDA_CHECK(cudaMemsetAsync(m_trace.get(), 0, m_trace.bytes(), stream));
+    }
+    unsigned long long* const trace = m_trace.get<unsigned long long>();
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(g_trace, &trace, sizeof trace, 0, cudaMemcpyHostToDevice, stream));
+#endif
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream>, grid, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, maps,
                      static_cast<const Maps*>(m_map_table.get<Maps>()),
@@ -1541,6 +1632,26 @@ class WgmmaRunner final : public Runner {
   int m_blocks = 0, m_consumers = 2, m_tok = 128;
   bool m_global = false;
   std::string m_plan;
+#if NVFP4_TRACE
+  DeviceBuffer m_trace;  // the last launch's stamps, [CTA][kTraceSlots]
+
+ public:
+  // Appends the last launch's stamps to $NVFP4_TRACE_OUT: a line per CTA, "plan|slot0,slot1,..." (ns).
+  ~WgmmaRunner() override {
+    const char* path = std::getenv("NVFP4_TRACE_OUT");
+    if (path == nullptr || m_trace.get() == nullptr) return;
+    std::vector<unsigned long long> v(m_trace.bytes() / sizeof(unsigned long long));
+    if (cudaMemcpy(v.data(), m_trace.get(), m_trace.bytes(), cudaMemcpyDeviceToHost) != cudaSuccess) return;
+    if (FILE* f = std::fopen(path, "a")) {
+      for (size_t b = 0; b < v.size() / kTraceSlots; ++b) {
+        std::fprintf(f, "%s|", m_plan.c_str());
+        for (int k = 0; k < kTraceSlots; ++k) std::fprintf(f, "%s%llu", k ? "," : "", v[b * kTraceSlots + k]);
+        std::fprintf(f, "\n");
+      }
+      std::fclose(f);
+    }
+  }
+#endif
 };
 
 }  // namespace nvfp4::gemm::wg

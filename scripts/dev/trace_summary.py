@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Medians over CTAs of a probe build's per-CTA stamps (NVFP4BENCH_TRACE=ON, NVFP4_TRACE_OUT).
+
+  scripts/dev/trace_summary.py TRACE_FILE
+
+Each line of the file is "plan|s0,s1,...,s15" (ns, %globaltimer) for one CTA of one runner's last
+launch; consecutive lines with the same plan and one runner form a launch (a new runner starts where
+the slot-0 stamps jump back or the plan changes). Prints, per launch, each stamp's median and max
+over the CTAs that wrote it, in us from the launch's first entry stamp.
+"""
+import statistics
+import sys
+
+SLOTS = ["entry", "consumer start", "share stored", "share synced", "counted", "tokens: all counted",
+         "tokens: first copy", "weights: first copy", "weights: held released", "first full", "first loop end",
+         "done"]
+
+
+def launches(path):
+    cur, plan = [], None
+    for line in open(path):
+        p, _, vals = line.rstrip("\n").rpartition("|")
+        v = [int(x) for x in vals.split(",")]
+        if cur and (p != plan or (v[0] and cur[-1][0] and v[0] + 10**9 < cur[-1][0])):
+            yield plan, cur
+            cur = []
+        plan = p
+        cur.append(v)
+    if cur:
+        yield plan, cur
+
+
+def main():
+    for plan, ctas in launches(sys.argv[1]):
+        t0 = min(v[0] for v in ctas if v[0])
+        print(f"== {plan[:150]} ({len(ctas)} CTAs)")
+        for k, name in enumerate(SLOTS):
+            xs = [(v[k] - t0) / 1000 for v in ctas if v[k]]
+            if xs:
+                print(f"  {name:24s} median {statistics.median(xs):7.2f}  max {max(xs):7.2f}  ({len(xs)} CTAs)")
+
+
+if __name__ == "__main__":
+    main()
