@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: Apache-2.0
+# Sourced by the GPU-machine session scripts (p126_session.sh onwards): the pieces every one of them
+# runs, over builds carried in .carry/<name>/. Sourced with a script's arguments (OUT [steps...]), it
+# also sets OUT, STEPS (the steps given, or empty), NEW and BASE (.carry/{new,base}/nvfp4bench) and
+# runs session_start.
+#   session_start OUT                         the toolkit's libraries on the loader path, OUT made, the GPU named
+#   verify_gemms BIN OUT MODE MARKER [VAR=VALUE ...]
+#                                             verify-only of `persistent` on the gpu-mode gemm and group_gemm
+#                                             configs, gemm_edges and smoke with the variables set; per config
+#                                             the exit code, the gemm/group_gemm statuses and how many plans
+#                                             contain MARKER
+#   gpu_tests_run OUT FILTER [SECONDS]        .carry/new/gpu_tests on a gtest filter, its verdict lines
+#   ab_problems OUT NAME PROBLEMS BUILD...    scripts/dev/ab.py over the gpu-mode benchmark cases of each
+#                                             problem (`persistent`, cupti, ROUNDS rounds, MAXT seconds)
+#   default_report BIN OUT NAME               the default config's report (json, csv, md) as OUT/NAME.*
+session_start() {
+  . "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
+  mkdir -p "$1"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
+}
+verify_gemms() {
+  local bin=$1 out=$2 mode=$3 marker=$4 cfg json
+  shift 4
+  for cfg in configs/gpumode/gemm.json configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json; do
+    json="$out/verify_${mode}_$(basename "$cfg")"
+    env "$@" timeout 300 "$bin" --config "$cfg" --variant persistent --verify-only --quiet --json "$json" \
+      >>"$out/verify.log" 2>&1
+    echo "$mode $cfg exit $? $(python3 -c "
+import json,sys,collections
+r=[x for x in json.load(open(sys.argv[1]))['results'] if x['problem'] in ('gemm','group_gemm')]
+print(dict(collections.Counter(x['status'] for x in r)), sum(sys.argv[2] in (x.get('plan') or '') for x in r), 'plans with:', sys.argv[2])
+" "$json" "$marker")"
+  done
+}
+gpu_tests_run() {
+  timeout "${3:-400}" .carry/new/gpu_tests --gtest_filter="$2" >"$1/gpu_tests.log" 2>&1
+  echo "gpu_tests exit $?"
+  grep -E "^\[  (PASSED|FAILED) |^\[       OK|FAILED TEST|Failure" "$1/gpu_tests.log" | head -n 20
+}
+ab_problems() {
+  local out=$1 name=$2 problems=$3 prob
+  shift 3
+  local builds=()
+  for b in "$@"; do builds+=(--build "$b"); done
+  for prob in $problems; do
+    python3 scripts/dev/ab.py --rounds "${ROUNDS:-3}" --out "$out/${name}_$prob" "${builds[@]}" \
+      -- --config "configs/gpumode/$prob.json" --role benchmark --variant persistent --timer cupti --no-floor \
+      --max-time "${MAXT:-1}" | tee "$out/${name}_$prob.txt"
+  done
+}
+default_report() {
+  "$1" --config configs/default.json --samples --json "$2/$3.json" --csv "$2/$3.csv" --markdown "$2/$3.md" \
+    --quiet >"$2/$3.log" 2>&1
+  echo "$3 exit $? $(tail -n 1 "$2/$3.log")"
+}
+if [ $# -gt 0 ]; then
+  OUT=$1
+  shift
+  STEPS=${*:-}
+  NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
+  session_start "$OUT"
+fi
