@@ -94,6 +94,9 @@ enum TraceSlot : int {
   kTrFirstFull,      // consumer 0: its first K step's stage full
   kTrLoopEnd,        // consumer 0: its first unit's K loop done
   kTrDone,           // consumer 0: its last unit stored
+  kTrWNextWork,      // weights warp: its first unit's next_work returned
+  kTrWSetup,         // weights warp: its first unit's entry, descriptors' address and atoms computed
+  kTrCNextWork,      // consumer 0: its first unit's next_work returned
   kTraceSlots = 16
 };
 #if NVFP4_TRACE
@@ -720,6 +723,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       Tile tile;
       [[maybe_unused]] bool traced_first = false;
       while (next_work<kParts>(sched, wp, cur, tile)) {
+#if NVFP4_TRACE
+        if (leader && w && !traced_first) NVFP4_STAMP(kTrWNextWork);
+#endif
         const GemmEntry& e = sched.entry(tile.group);
         const Maps& mp = table == nullptr ? maps : table[tile.group];
         const SfGeometry geom{e.args.n, e.args.k / 16, e.args.l};
@@ -742,6 +748,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           atom[a] = geom.blocked_offset(std::min<int64_t>(first, (geom.row_blocks() - 1) * 128), 0, tile.l);
         }
         int ks = tile.k_step_begin;
+#if NVFP4_TRACE
+        if (leader && w && !traced_first) NVFP4_STAMP(kTrWSetup);
+#endif
         [[maybe_unused]] int decoded_end = ks;  // kStream: the steps before it are decoded
         if constexpr (kStream) {
           // The CTA's first unit's first local_steps steps: the consumers decode their tokens into
@@ -919,6 +928,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   uint32_t held_empty = 0;
   [[maybe_unused]] int traced_units = 0;
   while (next_work<kParts>(sched, wp, cur, tile)) {
+#if NVFP4_TRACE
+    if (ctid == 0 && traced_units == 0) NVFP4_STAMP(kTrCNextWork);
+#endif
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
     uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
 

@@ -14,7 +14,7 @@ import sys
 
 SLOTS = ["entry", "consumer start", "share stored", "share synced", "counted", "tokens: all counted",
          "tokens: first copy", "weights: first copy", "weights: held released", "first full", "first loop end",
-         "done"]
+         "done", "weights: next_work", "weights: set-up", "consumers: next_work"]
 
 
 def launches(path):
