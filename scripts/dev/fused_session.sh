@@ -4,7 +4,8 @@
 # over builds carried in .carry/base (main) and .carry/new:
 #   [TESTS=gtest-filter] scripts/dev/fused_session.sh OUT [steps...]   (verify tests ab)
 set -uo pipefail
-. "$(dirname "$0")/session_lib.sh" "$@"
+. "$(dirname "$0")/session_lib.sh"
+session_args "$@"
 for step in ${STEPS:-verify tests ab}; do
   echo "==== $step"
   case $step in

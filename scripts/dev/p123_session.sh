@@ -4,16 +4,10 @@
 # itself), over builds carried in .carry/base (main before it) and .carry/new:
 #   scripts/dev/p123_session.sh OUT [steps...]   steps (default all): verify tests sanitize ab
 set -uo pipefail
-OUT=$1
-shift
-steps=${*:-"verify tests sanitize ab"}
-. "$(dirname "$0")/gpu_env.sh"
 . "$(dirname "$0")/group_verify.sh"
-NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
-mkdir -p "$OUT"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader
+session_args "$@"
 summary() { grep -E "PASS,|FAIL|ERROR|SKIP" "$1" | tail -n 1; }
-for step in $steps; do
+for step in ${STEPS:-verify tests sanitize ab}; do
   echo "==== $step"
   case $step in
     verify)  # every group_gemm case of the configs, as planned and with the wide fused kernel forced

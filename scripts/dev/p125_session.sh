@@ -4,17 +4,11 @@
 # over builds carried in .carry/base (main before it) and .carry/new:
 #   scripts/dev/p125_session.sh OUT [steps...]   steps (default all): verify tests sanitize ab
 set -uo pipefail
-OUT=$1
-shift
-steps=${*:-"verify tests sanitize ab"}
-. "$(dirname "$0")/gpu_env.sh"
 . "$(dirname "$0")/group_verify.sh"
-NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
+session_args "$@"
 CUT=(NVFP4_PERSISTENT_PARTS=1 NVFP4_PERSISTENT_CTA=2x256 NVFP4_PERSISTENT_SCHED=data NVFP4_PERSISTENT_SPLITS=1)
 CUT_CASE=248x4096x2048,64x4096x1024,176x8192x1536,40x4096x2048,300x2048x2048
-mkdir -p "$OUT"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader
-for step in $steps; do
+for step in ${STEPS:-verify tests sanitize ab}; do
   echo "==== $step"
   case $step in
     verify)  # every group_gemm case of the configs, as planned and with cut units forced

@@ -5,7 +5,8 @@
 # before it) and .carry/new:   scripts/dev/p126_session.sh OUT [steps...]
 #   steps: verify ab (the probe knob), then for the merged default: tests sanitize ab2 report
 set -uo pipefail
-. "$(dirname "$0")/session_lib.sh" "$@"
+. "$(dirname "$0")/session_lib.sh"
+session_args "$@"
 for step in ${STEPS:-verify ab}; do
   echo "==== $step"
   case $step in

@@ -4,7 +4,8 @@
 # the build is gone: kept as the record of what ran), over builds carried in .carry/base (P126) and
 # .carry/new:   scripts/dev/p127_session.sh OUT [steps...]   (verify tests ab)
 set -uo pipefail
-. "$(dirname "$0")/session_lib.sh" "$@"
+. "$(dirname "$0")/session_lib.sh"
+session_args "$@"
 for step in ${STEPS:-verify tests ab}; do
   echo "==== $step"
   case $step in

@@ -4,11 +4,8 @@
 # pre-pass), over builds carried in .carry/base (main) and .carry/new, then both builds' default
 # reports (the one to commit is the one whose code lands):   scripts/dev/p132_session.sh OUT
 set -uo pipefail
-OUT=$1
-. "$(dirname "$0")/session_lib.sh"
 . "$(dirname "$0")/group_verify.sh"
-session_start "$OUT"
-NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
+session_args "$1"
 echo "==== verify"
 group_verify $NEW "$OUT" "pre-pass" default
 group_verify $NEW "$OUT" "pre-pass" tp0 NVFP4_PERSISTENT_TABLE_PREFETCH=0

@@ -5,7 +5,6 @@
 # the default report into $OUT:   OUT=DIR bash scripts/dev/session_check.sh
 set -uo pipefail
 tar xJf .carry/bins.tar.xz -C .carry
-. scripts/dev/session_lib.sh
 . scripts/dev/group_verify.sh
 NEW=.carry/new/nvfp4bench
 session_start $OUT/v

@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
 # Sourced by the GPU-machine session scripts (p126_session.sh onwards): the pieces every one of them
-# runs, over builds carried in .carry/<name>/. Sourced with a script's arguments (OUT [steps...]), it
-# also sets OUT, STEPS (the steps given, or empty), NEW and BASE (.carry/{new,base}/nvfp4bench) and
-# runs session_start.
+# runs, over builds carried in .carry/<name>/. Sourcing it only defines them.
+#   session_args OUT [steps...]               sets OUT, STEPS (the steps given, or empty), NEW and BASE
+#                                             (.carry/{new,base}/nvfp4bench), then session_start
 #   session_start OUT                         the toolkit's libraries on the loader path, OUT made, the GPU named
+#   verify_configs BIN OUT MODE MARKER PROBLEMS CONFIGS [VAR=VALUE ...]
+#                                             verify-only of `persistent` on each of CONFIGS with the variables
+#                                             set (only PROBLEMS' cases run where it names one problem); per
+#                                             config the exit code, the statuses of PROBLEMS' cases and how
+#                                             many of their plans contain MARKER
 #   verify_gemms BIN OUT MODE MARKER [VAR=VALUE ...]
-#                                             verify-only of `persistent` on the gpu-mode gemm and group_gemm
-#                                             configs, gemm_edges and smoke with the variables set; per config
-#                                             the exit code, the gemm/group_gemm statuses and how many plans
-#                                             contain MARKER
+#                                             verify_configs on the gpu-mode gemm and group_gemm configs,
+#                                             gemm_edges and smoke, for gemm and group_gemm
 #   gpu_tests_run OUT FILTER [SECONDS]        .carry/new/gpu_tests on a gtest filter, its verdict lines
 #   ab_problems OUT NAME PROBLEMS BUILD...    scripts/dev/ab.py over the gpu-mode benchmark cases of each
 #                                             problem (`persistent`, cupti, ROUNDS rounds, MAXT seconds)
@@ -18,19 +21,25 @@ session_start() {
   mkdir -p "$1"
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
 }
-verify_gemms() {
-  local bin=$1 out=$2 mode=$3 marker=$4 cfg json
-  shift 4
-  for cfg in configs/gpumode/gemm.json configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json; do
+verify_configs() {
+  local bin=$1 out=$2 mode=$3 marker=$4 problems=$5 configs=$6 cfg json
+  shift 6
+  local only=()
+  [ "$(wc -w <<<"$problems")" -eq 1 ] && only=(--problem "$problems")
+  for cfg in $configs; do
     json="$out/verify_${mode}_$(basename "$cfg")"
-    env "$@" timeout 300 "$bin" --config "$cfg" --variant persistent --verify-only --quiet --json "$json" \
+    env "$@" timeout 300 "$bin" --config "$cfg" "${only[@]}" --variant persistent --verify-only --quiet --json "$json" \
       >>"$out/verify.log" 2>&1
     echo "$mode $cfg exit $? $(python3 -c "
 import json,sys,collections
-r=[x for x in json.load(open(sys.argv[1]))['results'] if x['problem'] in ('gemm','group_gemm')]
+r=[x for x in json.load(open(sys.argv[1]))['results'] if x['problem'] in sys.argv[3].split()]
 print(dict(collections.Counter(x['status'] for x in r)), sum(sys.argv[2] in (x.get('plan') or '') for x in r), 'plans with:', sys.argv[2])
-" "$json" "$marker")"
+" "$json" "$marker" "$problems")"
   done
+}
+verify_gemms() {
+  verify_configs "$1" "$2" "$3" "$4" "gemm group_gemm" \
+    "configs/gpumode/gemm.json configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json" "${@:5}"
 }
 gpu_tests_run() {
   timeout "${3:-400}" .carry/new/gpu_tests --gtest_filter="$2" >"$1/gpu_tests.log" 2>&1
@@ -53,10 +62,10 @@ default_report() {
     --quiet >"$2/$3.log" 2>&1
   echo "$3 exit $? $(tail -n 1 "$2/$3.log")"
 }
-if [ $# -gt 0 ]; then
+session_args() {
   OUT=$1
   shift
   STEPS=${*:-}
   NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
   session_start "$OUT"
-fi
+}
