@@ -934,7 +934,7 @@ struct TokenWorkspace {
       f.out = reinterpret_cast<uint32_t*>(data());
       f.chunks = chunks;
       f.arrivals = arrivals.get<unsigned long long>();
-      if (!streamed() && wide.groups == 0) f.weights_ahead = weights_ahead;
+      if (!streamed() && !wide_fused()) f.weights_ahead = weights_ahead;
     }
     if (streamed()) {
       f.ready = ready.get<unsigned>();
