@@ -482,19 +482,28 @@ __device__ __forceinline__ void global_split_reduce(float (&acc)[kRegs], const W
     wait_count(count, count_arrival(count, s));
   }
   sync();  // every peer's slot written and visible (the acquire above, then the barrier)
+  // The peers' values for this rank's share, kPeerBatch peers' loads in flight at once (P133: one
+  // peer at a time, gemm 128x4096x7168's 3 peers were 3 dependent L2 round trips), added in rank
+  // order as before (the same sums whichever rank finishes first).
+  constexpr int kPeerBatch = 4;
 #pragma unroll 1
-  for (int c = 0; c < s; ++c) {
-    if (c == rank) continue;
-    const float4* const peer = first + int64_t{c} * slot4;
+  for (int c0 = 0; c0 < s; c0 += kPeerBatch) {
 #pragma unroll
     for (int q = 0; q < kRegs / 4; ++q) {
       const int u = q * 4 / kUnit;
       if (u < u0 || u >= u1) continue;
-      const float4 v = __ldcg(peer + q * kThreads);
-      acc[4 * q] += v.x;
-      acc[4 * q + 1] += v.y;
-      acc[4 * q + 2] += v.z;
-      acc[4 * q + 3] += v.w;
+      float4 v[kPeerBatch];
+#pragma unroll
+      for (int j = 0; j < kPeerBatch; ++j)
+        if (c0 + j < s && c0 + j != rank) v[j] = __ldcg(first + int64_t{c0 + j} * slot4 + q * kThreads);
+#pragma unroll
+      for (int j = 0; j < kPeerBatch; ++j) {
+        if (c0 + j >= s || c0 + j == rank) continue;
+        acc[4 * q] += v[j].x;
+        acc[4 * q + 1] += v[j].y;
+        acc[4 * q + 2] += v[j].z;
+        acc[4 * q + 3] += v[j].w;
+      }
     }
   }
   epi(acc, u0, u1);
