@@ -454,9 +454,11 @@ __device__ __forceinline__ void wait_count(const unsigned long long* count, unsi
 // bounded by the SMs alone, not by where clusters fit (clusters of 3 to 8 use 124 of an H100's 132
 // SMs). kThreads threads (tid 0 .. kThreads - 1, those holding accumulators) call it together;
 // `sync()` is a barrier over exactly them.
-template <int kThreads, int kRegs, int kUnit, class Sync, class Epi>
+// `mark(p)` is called by thread 0 at three points (p = 0 stored, 1 counted, 2 every rank counted):
+// probe builds' stamps (NVFP4BENCH_TRACE), a no-op otherwise.
+template <int kThreads, int kRegs, int kUnit, class Sync, class Epi, class Mark>
 __device__ __forceinline__ void global_split_reduce(float (&acc)[kRegs], const WorkPlan& wp, const Divisor& splits,
-                                                    int tid, Sync&& sync, Epi&& epi) {
+                                                    int tid, Sync&& sync, Epi&& epi, Mark&& mark) {
   static_assert(kRegs % kUnit == 0 && kUnit % 4 == 0, "units of whole float4s");
   constexpr int kUnits = kRegs / kUnit;
   const int s = splits;
@@ -479,12 +481,17 @@ __device__ __forceinline__ void global_split_reduce(float (&acc)[kRegs], const W
   if (tid == 0) {
     unsigned long long* const count =
         reinterpret_cast<unsigned long long*>(wp.partials + int64_t{wp.units} * wp.slot_floats) + tile;
-    wait_count(count, count_arrival(count, s));
+    mark(0);
+    const unsigned long long target = count_arrival(count, s);
+    mark(1);
+    wait_count(count, target);
+    mark(2);
   }
   sync();  // every peer's slot written and visible (the acquire above, then the barrier)
   // The peers' values for this rank's share, kPeerBatch peers' loads in flight at once (P133: one
   // peer at a time, gemm 128x4096x7168's 3 peers were 3 dependent L2 round trips), added in rank
-  // order as before (the same sums whichever rank finishes first).
+  // order as before (the same sums whichever rank finishes first). (Every load of the share in
+  // flight at once, by cp.async into shared memory, was slower: P134.)
   constexpr int kPeerBatch = 4;
 #pragma unroll 1
   for (int c0 = 0; c0 < s; c0 += kPeerBatch) {

@@ -97,7 +97,11 @@ enum TraceSlot : int {
   kTrWNextWork,      // weights warp: its first unit's next_work returned
   kTrWSetup,         // weights warp: its first unit's entry, descriptors' address and atoms computed
   kTrCNextWork,      // consumer 0: its first unit's next_work returned
-  kTraceSlots = 16
+  kTrEpilogue,       // consumer 0: its last unit's outputs summed (after any split-K exchange), before the stores
+  kTrXStored,        // consumer 0, split-K through L2: every consumer's partials stored (after their barrier)
+  kTrXCounted,       // ... its rank's count returned (fence and atomic)
+  kTrXWaited,        // ... every rank of its tile counted
+  kTraceSlots = 24
 };
 #if NVFP4_TRACE
 __device__ unsigned long long* g_trace;
@@ -1123,6 +1127,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     };
     // Any share of the whole accumulator array (pulled or unsplit)...
     const auto epilogue = [&](const float(&v)[kRegs], int u0, int u1) {
+#if NVFP4_TRACE
+      if (ctid == 0) NVFP4_STAMP(kTrEpilogue);
+#endif
       store_share(
           [&](auto&& put) {
 #pragma unroll
@@ -1141,7 +1148,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           u0, u0 + kRegs / kUnit / 2);
     };
     if constexpr (kGlobal) {
-      global_split_reduce<kConsumers * 128, kRegs, kUnit>(acc, wp, sched.ts.splits, ctid, consumers_sync, epilogue);
+      global_split_reduce<kConsumers * 128, kRegs, kUnit>(acc, wp, sched.ts.splits, ctid, consumers_sync, epilogue,
+                                                          [&](int point) {
+#if NVFP4_TRACE
+                                                            NVFP4_STAMP(kTrXStored + point);
+#else
+                                                            (void)point;
+#endif
+                                                          });
     } else {
       if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
       reduce_split<kConsumers * 128, kRegs, kUnit, kStages * kStageBytes,

@@ -4,7 +4,7 @@
 
   scripts/dev/trace_summary.py TRACE_FILE
 
-Each line of the file is "plan|s0,s1,...,s15" (ns, %globaltimer) for one CTA of one runner's last
+Each line of the file is "plan|s0,s1,...,s23" (ns, %globaltimer) for one CTA of one runner's last
 launch; consecutive lines with the same plan and one runner form a launch (a new runner starts where
 the slot-0 stamps jump back or the plan changes). Prints, per launch, each stamp's median and max
 over the CTAs that wrote it, in us from the launch's first entry stamp.
@@ -14,7 +14,8 @@ import sys
 
 SLOTS = ["entry", "consumer start", "share stored", "share synced", "counted", "tokens: all counted",
          "tokens: first copy", "weights: first copy", "weights: held released", "first full", "first loop end",
-         "done", "weights: next_work", "weights: set-up", "consumers: next_work"]
+         "done", "weights: next_work", "weights: set-up", "consumers: next_work", "epilogue: summed",
+         "split: stored", "split: counted", "split: all ranks counted"]
 
 
 def launches(path):
