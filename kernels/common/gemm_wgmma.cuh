@@ -101,7 +101,11 @@ enum TraceSlot : int {
   kTrXStored,        // consumer 0, split-K through L2: every consumer's partials stored (after their barrier)
   kTrXCounted,       // ... its rank's count returned (fence and atomic)
   kTrXWaited,        // ... every rank of its tile counted
-  kTraceSlots = 24
+  // Per unit u < kTraceUnits of the CTA (consumer 0), at kTrUnits + 4 u: next_work returned, its
+  // first stage full, its K loop done, and (not a time) its group | wgma width << 8.
+  kTrUnits = 24,
+  kTraceUnits = 8,
+  kTraceSlots = kTrUnits + 4 * kTraceUnits
 };
 #if NVFP4_TRACE
 __device__ unsigned long long* g_trace;
@@ -185,6 +189,36 @@ inline double wide_step(int width) { return kWideGroupStep[width / 32 - 2]; }
 // kWideGroupStep (8 groups of one width) says.
 inline constexpr double kWideMixedStep[7] = {0.445, 0.517, 0.592, 0.631, 0.77, 0.943, 1.0};
 inline constexpr double kWideUnitSteps = 5.0;
+// NVFP4_PERSISTENT_MIXED_PRICES="p64,p96,p128,p160,p192,p224,p256,unit" replaces kWideMixedStep and
+// kWideUnitSteps for one run (a probe knob, docs/perf-notes.md P136), checked on every plan.
+struct MixedPrices {
+  double step[7];
+  double unit;
+};
+inline MixedPrices mixed_prices() {
+  constexpr const char* kEnv = "NVFP4_PERSISTENT_MIXED_PRICES";
+  MixedPrices m{};
+  std::copy(std::begin(kWideMixedStep), std::end(kWideMixedStep), m.step);
+  m.unit = kWideUnitSteps;
+  const char* v = std::getenv(kEnv);
+  if (v == nullptr || *v == '\0') return m;
+  double x[8];
+  const char* p = v;
+  bool ok = true;
+  for (int i = 0; i < 8 && ok; ++i) {
+    char* end = nullptr;
+    x[i] = std::strtod(p, &end);
+    ok = end != p && (i < 7 ? x[i] > 0 && x[i] <= 4 : x[i] >= 0 && x[i] <= 100) && *end == (i < 7 ? ',' : '\0');
+    p = end + (i < 7 ? 1 : 0);
+  }
+  if (!ok)
+    throw std::invalid_argument(std::string(kEnv) + "=" + v +
+                                ": must be 8 comma-separated numbers: the K-step prices of widths 64, 96, ..., 256 "
+                                "(each in (0, 4]), then the per-unit cost in K steps (0 to 100)");
+  std::copy(x, x + 7, m.step);
+  m.unit = x[7];
+  return m;
+}
 // Cut units (P125, balance.hpp wrapped_parts), group_gemm 2 x 256: what a writer part costs its
 // CTA beyond a unit (its 128 KiB of FP32 sums stored, a fence and a flag) and an adder part (the
 // sums read after its K loop in 8 dependent batches of L2 loads, add_partials: ~5 us in P121's
@@ -934,6 +968,16 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   while (next_work<kParts>(sched, wp, cur, tile)) {
 #if NVFP4_TRACE
     if (ctid == 0 && traced_units == 0) NVFP4_STAMP(kTrCNextWork);
+    if (ctid == 0 && traced_units < kTraceUnits) {
+      NVFP4_STAMP(kTrUnits + 4 * traced_units);
+      if (g_trace != nullptr) {
+        int width = T;
+        if constexpr (kNarrow)
+          width = narrow_width(static_cast<int>(sched.entry(tile.group).args.m) - tile.m0, sched.narrow, C, T);
+        g_trace[blockIdx.x * kTraceSlots + kTrUnits + 4 * traced_units + 3] =
+            static_cast<unsigned long long>(tile.group) | static_cast<unsigned long long>(width) << 8;
+      }
+    }
 #endif
     const RowOffsets o = row_offsets<NB, C, T>(consumer, warp, g, t, tile.n0);
     uint32_t w_s = stage + o.w, sf_s = stage + o.sf;  // this thread's rows in the current stage
@@ -960,6 +1004,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         sm90::mbar_wait(full_s, phase);
 #if NVFP4_TRACE
         if (i == 0 && ctid == 0 && traced_units == 0) NVFP4_STAMP(kTrFirstFull);
+        if (i == 0 && ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + 4 * traced_units + 1);
 #endif
         const StepWeights x = load_step<NB, C, T>(w_s, sf_s);
 #pragma unroll
@@ -1012,6 +1057,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
 #if NVFP4_TRACE
+    if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + 4 * traced_units + 2);
     if (ctid == 0 && traced_units++ == 0) NVFP4_STAMP(kTrLoopEnd);
 #endif
     // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
@@ -1268,6 +1314,7 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   auto kernel = wgmma_gemm_kernel<NB, C, T, Sched, kGlobal>;
   // Checked on every plan, so a bad value never passes; -1: the model's choice.
   [[maybe_unused]] const int parts = forced_int("NVFP4_PERSISTENT_PARTS", 0, 1, -1);
+  const MixedPrices mixed = mixed_prices();
   ShapePlan sp;
   sp.consumers = C;
   sp.tokens = T;
@@ -1303,8 +1350,8 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
     double extra = 0.0;
     if (T == 256) {
       int counted = 0;  // the same narrow units as `cost` counted
-      priced = unit_costs(sp.lp, priced_narrow, C, counted, kWideMixedStep);
-      extra = kWideUnitSteps;
+      priced = unit_costs(sp.lp, priced_narrow, C, counted, mixed.step);
+      extra = mixed.unit;
     }
     Balanced b = balanced_order(priced, sp.blocks, extra);
     std::vector<int64_t> first_unit;

@@ -15,6 +15,7 @@ did not verify.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -32,7 +33,7 @@ def main():
         name, rest = b.split("=", 1)
         binary, _, envs = rest.partition(":")
         env = dict(os.environ)
-        for kv in filter(None, envs.split(",")):
+        for kv in filter(None, re.split(r",(?=[A-Za-z_][A-Za-z0-9_]*=)", envs)):  # a value may hold commas
             k, v = kv.split("=", 1)
             env[k] = v
         builds.append((name, binary, env))
