@@ -21,10 +21,7 @@ for step in ${STEPS:-verify ab}; do
           --shape 128x1024x2048 --variant persistent --verify-only --quiet --json "$OUT/san.json" >"$OUT/$tool.txt" 2>&1
         echo "$tool exit $? $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|Internal" "$OUT/$tool.txt" | tail -n 1)"
       done ;;
-    trace)
-      NVFP4_TRACE_OUT="$OUT/gemm4096.trace" .carry/trace/nvfp4bench --problem gemm --shape 128x4096x7168 --variant persistent \
-        --timer cupti --no-floor --max-time 0.3 --quiet --json "$OUT/trace.json" >/dev/null 2>&1
-      echo "trace exit $?"; python3 scripts/dev/trace_summary.py "$OUT/gemm4096.trace" ;;
+    trace) trace_run "$OUT" gemm4096 gemm 128x4096x7168 ;;
     report) default_report $NEW "$OUT" default ;;
   esac
 done

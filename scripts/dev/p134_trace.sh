@@ -5,21 +5,10 @@
 # epilogue, on the cases nearest issues 11's and 12's bars, as planned, the last timed launch
 # of each.   scripts/dev/p134_trace.sh OUT
 set -uo pipefail
+. "$(dirname "$0")/session_lib.sh"
+session_start "$1"
 OUT=$1
-. "$(dirname "$0")/gpu_env.sh"
-mkdir -p "$OUT"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv,noheader
-BIN=.carry/trace/nvfp4bench
-run() {  # run NAME PROBLEM SHAPE [VAR=VALUE ...]
-  local name=$1 prob=$2 shape=$3
-  shift 3
-  rm -f "$OUT/$name.trace"
-  env NVFP4_TRACE_OUT="$OUT/$name.trace" "$@" $BIN --problem "$prob" --shape "$shape" --variant persistent \
-    --timer cupti --no-floor --max-time 0.3 --quiet --json "$OUT/$name.json" >/dev/null 2>&1
-  echo "==== $name $* exit $? $(python3 -c "
-import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status'], r['timing']['median_us'], 'us')" "$OUT/$name.json")"
-  python3 scripts/dev/trace_summary.py "$OUT/$name.trace"
-}
+run() { trace_run "$OUT" "$@"; }
 run gemm4096 gemm 128x4096x7168
 run g2b group_gemm 128x4096x1536,384x4096x1536
 run g8b group_gemm 40x7168x2048,76x7168x2048,168x7168x2048,72x7168x2048,164x7168x2048,148x7168x2048,196x7168x2048,160x7168x2048

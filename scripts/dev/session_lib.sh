@@ -16,6 +16,10 @@
 #   ab_problems OUT NAME PROBLEMS BUILD...    scripts/dev/ab.py over the gpu-mode benchmark cases of each
 #                                             problem (`persistent`, cupti, ROUNDS rounds, MAXT seconds)
 #   default_report BIN OUT NAME               the default config's report (json, csv, md) as OUT/NAME.*
+#   trace_run OUT NAME PROBLEM SHAPE [VAR=VALUE ...]
+#                                             one case of `persistent` on the probe build .carry/trace
+#                                             (NVFP4BENCH_TRACE=ON), its stamps as OUT/NAME.trace, the
+#                                             median and trace_summary.py's table printed
 session_start() {
   . "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
   mkdir -p "$1"
@@ -68,4 +72,14 @@ session_args() {
   STEPS=${*:-}
   NEW=.carry/new/nvfp4bench BASE=.carry/base/nvfp4bench
   session_start "$OUT"
+}
+trace_run() {
+  local out=$1 name=$2 prob=$3 shape=$4
+  shift 4
+  rm -f "$out/$name.trace"
+  env NVFP4_TRACE_OUT="$out/$name.trace" "$@" .carry/trace/nvfp4bench --problem "$prob" --shape "$shape" \
+    --variant persistent --timer cupti --no-floor --max-time 0.3 --quiet --json "$out/$name.json" >/dev/null 2>&1
+  echo "==== $name $* exit $? $(python3 -c "
+import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status'], r['timing']['median_us'], 'us')" "$out/$name.json")"
+  python3 scripts/dev/trace_summary.py "$out/$name.trace"
 }
