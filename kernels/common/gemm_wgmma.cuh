@@ -102,7 +102,7 @@ enum TraceSlot : int {
   kTrXCounted,       // ... its rank's count returned (fence and atomic)
   kTrXWaited,        // ... every rank of its tile counted
   // Per unit u < kTraceUnits of the CTA (consumer 0), at kTrUnits + 4 u: next_work returned, its
-  // first stage full, its K loop done, and (not a time) its group | wgma width << 8.
+  // first stage full, its K loop done, and (not a time) its group | wgmma width << 8.
   kTrUnits = 24,
   kTraceUnits = 8,
   kTraceSlots = kTrUnits + 4 * kTraceUnits
