@@ -720,6 +720,69 @@ __device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring,
     splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, tid, epi);
   }
 }
+// ---- split-K of 4 ranks: pairs through a cluster of 2, then quarters through L2 (P138) ----
+// gemm's data-parallel split-K without clusters of 4 (they fit only 124 SMs): ranks 2p and 2p + 1
+// of a tile (one cluster of 2) sum through distributed shared memory first (push_reduce2: each
+// keeps half of the units, [uh, uh + kUnits / 2)), then each rank swaps quarters of that half with
+// the rank of the other pair that holds the same half (blockIdx.x ^ 2) through L2 as
+// global_split_reduce does (a slot per CTA, the tile's never-reset count over all 4 ranks): pair 0
+// keeps the half's lower quarter, pair 1 the upper. The sums are (r0 + r1) + (r2 + r3), the same
+// bits whichever rank adds (a + b = b + a). L2 carries a quarter of the tile out and in per CTA
+// instead of three quarters. `ring`, recv_full and peer_ready as reduce_split's pushed path; the
+// cluster barrier that makes the barriers' initialisation visible is the caller's. epi(acc, u0, u1)
+// on the kept quarter, written back into `acc` by selects.
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Sync, class Epi>
+__device__ __forceinline__ void pair_split_reduce(float (&acc)[kRegs], uint8_t* ring, const WorkPlan& wp,
+                                                  const Divisor& splits, uint64_t* recv_full, uint64_t* peer_ready,
+                                                  int tid, Sync&& sync, Epi&& epi) {
+  using P = PushReduce<kThreads, kRegs, kUnit>;
+  constexpr int kUnits = kRegs / kUnit, kHalf = kRegs / 2, kQuarter = kRegs / 4;
+  static_assert(kUnits % 4 == 0, "whole units in each quarter");
+  constexpr int kRecv = P::recv_after(kStagedBytes);
+  static_assert(kRecv + P::kRecvBytes <= kRingBytes, "the peer's half fits in the ring after the staged tile");
+  int uh;
+  float own[kHalf];
+  uint32_t recv = kRecv;
+  asm volatile("" : "+r"(recv));
+  push_reduce2<kThreads, kRegs, kUnit>(acc, ring + recv, recv_full, peer_ready, tid, own, uh);
+  const int b = static_cast<int>(blockIdx.x), tile = splits.div(b), pair = (b - tile * 4) / 2;
+  const bool lower = pair == 0;  // keeps own[0, kQuarter), sends own[kQuarter, kHalf)
+  const int64_t slot4 = wp.slot_floats / 4;
+  float4* const mine = reinterpret_cast<float4*>(wp.partials) + int64_t{b} * slot4 + tid;
+  const float4* const other = reinterpret_cast<const float4*>(wp.partials) + int64_t{b ^ 2} * slot4 + tid;
+#pragma unroll
+  for (int q = 0; q < kQuarter / 4; ++q) {
+    const int lo = 4 * q, hi = kQuarter + 4 * q;
+    __stcg(mine + q * kThreads, make_float4(lower ? own[hi] : own[lo], lower ? own[hi + 1] : own[lo + 1],
+                                            lower ? own[hi + 2] : own[lo + 2], lower ? own[hi + 3] : own[lo + 3]));
+  }
+  sync();
+  if (tid == 0) {
+    unsigned long long* const count =
+        reinterpret_cast<unsigned long long*>(wp.partials + int64_t{wp.units} * wp.slot_floats) + tile;
+    wait_count(count, count_arrival(count, 4));
+  }
+  sync();  // the other pair's quarter written and visible
+  float4 v[kQuarter / 4];
+#pragma unroll
+  for (int q = 0; q < kQuarter / 4; ++q) v[q] = __ldcg(other + q * kThreads);
+  float kept[kQuarter];
+#pragma unroll
+  for (int q = 0; q < kQuarter / 4; ++q) {
+    const int lo = 4 * q, hi = kQuarter + 4 * q;
+    kept[lo] = (lower ? own[lo] : own[hi]) + v[q].x;
+    kept[lo + 1] = (lower ? own[lo + 1] : own[hi + 1]) + v[q].y;
+    kept[lo + 2] = (lower ? own[lo + 2] : own[hi + 2]) + v[q].z;
+    kept[lo + 3] = (lower ? own[lo + 3] : own[hi + 3]) + v[q].w;
+  }
+  const int u0 = uh + (lower ? 0 : kUnits / 4);  // the kept quarter's first unit
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+#pragma unroll
+    for (int i = 0; i < kQuarter; ++i) acc[k * kQuarter + i] = u0 == k * kUnits / 4 ? kept[i] : acc[k * kQuarter + i];
+  epi(acc, u0, u0 + kUnits / 4);
+}
+
 // The same, for an epilogue that takes only the whole accumulator array and a share [u0, u1): the
 // pushed half is written back over this rank's half of `acc` (selects, no branch).
 template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi>

@@ -657,7 +657,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   }
   // With a split, the cluster's barriers must be initialised before any CTA uses a peer's: every
   // thread arrives here and waits before its first remote access (or before it exits).
-  if (kClusters && splits > 1) sm90::cluster_arrive_relaxed();
+  // kGlobal with push: pairs of ranks in clusters of 2 (pair_split_reduce, P138).
+  if ((kClusters || sched.ts.push) && splits > 1) sm90::cluster_arrive_relaxed();
 
   if (warpgroup == 0) {  // ---- producer ----
     sm90::setmaxnreg_dec<kProducerRegs>();
@@ -884,7 +885,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if (!issued) issue(role == 0, issuers == 1 || role == 1, issuers == 1 || role == issuers - 1);
     }
     __syncwarp();
-    if (kClusters && splits > 1) sm90::cluster_wait();
+    if ((kClusters || sched.ts.push) && splits > 1) sm90::cluster_wait();
     if (kClusters && splits > 1 && !(splits == 2 && sched.ts.push)) {  // splitk_reduce's two cluster barriers count every thread
       cluster_sync_relaxed();  // the producer publishes nothing there
       cluster_sync_relaxed();
@@ -1194,6 +1195,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           u0, u0 + kRegs / kUnit / 2);
     };
     if constexpr (kGlobal) {
+      if (sched.ts.push) {  // 4 ranks: pairs through DSMEM, then quarters through L2 (P138)
+        sm90::cluster_wait();  // the peer's barriers are initialised
+        pair_split_reduce<kConsumers * 128, kRegs, kUnit, kStages * kStageBytes,
+                          StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(
+            acc, ring, wp, sched.ts.splits, &recv_full, &peer_ready, ctid, consumers_sync, epilogue);
+      } else
       global_split_reduce<kConsumers * 128, kRegs, kUnit>(acc, wp, sched.ts.splits, ctid, consumers_sync, epilogue,
                                                           [&](int point) {
 #if NVFP4_TRACE
@@ -1473,6 +1480,18 @@ class WgmmaRunner final : public Runner {
     m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
     // NVFP4_PERSISTENT_PUSH=0|1 forces the 2-rank split-K reduction: pulled (splitk_reduce) or pushed (push_reduce2).
     m_sched.ts.push = forced_int("NVFP4_PERSISTENT_PUSH", 0, 1, 1) == 1;
+    // gemm's 4-rank split-K through L2: pairs of ranks summed through clusters of 2 first
+    // (pair_split_reduce: gemm 128x4096x7168 -6.5 % on an H200, P138; in kGlobal launches ts.push
+    // says so); NVFP4_PERSISTENT_PAIRS=0|1 forces it off or on, checked on every plan.
+    const bool pairs = forced_int("NVFP4_PERSISTENT_PAIRS", 0, 1, 1) == 1;
+    if constexpr (NB == 1 && !kGrouped) {  // the kGlobal kernel is gemm's alone
+      if (sp.global) {
+        m_sched.ts.push = pairs && sp.lp.ts.splits == 4;
+        if (m_sched.ts.push && resident_ctas(wgmma_gemm_kernel<NB, 2, 128, Sched, true>, Cfg<2, 128>::kThreads,
+                                             Cfg<2, 128>::kSmemBytes, 2) < sp.blocks)
+          throw std::invalid_argument("NVFP4_PERSISTENT_PAIRS=1: the launch's clusters of 2 are not all resident");
+      }
+    }
     m_blocks = sp.blocks;
     // group_gemm: a loop per issuing role where CTAs run several units (P39: faster there; gemm and
     // dual_gemm keep the shared loop, P41); NVFP4_PERSISTENT_ROLE_LOOPS=0|1
@@ -1585,7 +1604,9 @@ class WgmmaRunner final : public Runner {
     }
     m_plan = std::to_string(m_consumers) + " consumer warpgroups (" + std::to_string(slots) + " weight slots x " +
              std::to_string(m_tok) + " tokens per CTA), " + work_text(sp.lp, sp.stream_k, m_blocks) +
-             (m_global ? ", partial sums through L2" : "") + m_tokens.plan_text();
+             (m_global ? (m_sched.ts.push ? ", partial sums through L2 after pairs through DSMEM" : ", partial sums through L2")
+                       : "") +
+             m_tokens.plan_text();
     if (sp.narrow_units > 0)
       m_plan += "; " + std::to_string(sp.narrow_units) + " units on narrower wgmmas (partly filled token tiles)" +
                 (sp.order.empty() ? "" : ", units handed out by cost");
@@ -1689,7 +1710,8 @@ class WgmmaRunner final : public Runner {
     CUDA_CHECK(cudaMemcpyToSymbolAsync(g_trace, &trace, sizeof trace, 0, cudaMemcpyHostToDevice, stream));
 #endif
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream>, grid, Cfg<C, T>::kThreads,
-                     Cfg<C, T>::kSmemBytes, kGlobal ? 1 : static_cast<int>(m_sched.ts.splits), stream, maps,
+                     Cfg<C, T>::kSmemBytes,
+                     kGlobal ? (m_sched.ts.push ? 2 : 1) : static_cast<int>(m_sched.ts.splits), stream, maps,
                      static_cast<const Maps*>(m_map_table.get<Maps>()),
                      static_cast<const CUtensorMap*>(m_narrow_table.get<CUtensorMap>()), m_sched, m_work.plan,
                      m_tokens.fuse(), token_groups);

@@ -285,14 +285,17 @@ TEST(Variants, StreamTokensRelaunch) {
 }
 
 // `persistent` gemm's split-K through L2 (global_split_reduce: a never-reset count per tile), with
-// 2, 3 and 4 ranks.
+// 2, 3 and 4 ranks, and with 4 the pairs through clusters of 2 first (pair_split_reduce, P138) or not.
 TEST(Variants, GlobalSplitRelaunch) {
   const ScopedEnv e1("NVFP4_PERSISTENT_REDUCE", "global");
-  for (const char* splits : {"2", "3", "4"}) {
-    SCOPED_TRACE(fmt::format("splits {}", splits));
-    const ScopedEnv e2("NVFP4_PERSISTENT_SPLITS", splits);
-    check_relaunches("persistent", "256x1024x2048x2", "through L2");
-  }
+  for (const char* splits : {"2", "3", "4"})
+    for (const char* pairs : {"0", "1"}) {
+      SCOPED_TRACE(fmt::format("splits {} pairs {}", splits, pairs));
+      const ScopedEnv e2("NVFP4_PERSISTENT_SPLITS", splits), e3("NVFP4_PERSISTENT_PAIRS", pairs);
+      check_relaunches("persistent", "256x1024x2048x2", std::string(splits) == "4" && std::string(pairs) == "1"
+                                                            ? "through L2 after pairs"
+                                                            : "through L2");
+    }
 }
 
 // group_gemm's `persistent` with its issuing threads in one shared loop and in a loop per role
@@ -365,6 +368,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_LOCAL_GROUPS", "3", "from 0 to 2", nullptr},
              {"NVFP4_PERSISTENT_EARLY_STEPS", "5", "from 0 to 4", nullptr},
              {"NVFP4_PERSISTENT_WEIGHTS_AHEAD", "9", "from 0 to 8", nullptr},
+             {"NVFP4_PERSISTENT_PAIRS", "2", "from 0 to 1", nullptr},
              {"NVFP4_PERSISTENT_MIXED_PRICES", "1,1,1", "8 comma-separated numbers", nullptr},
              {"NVFP4_PERSISTENT_MIXED_PRICES", "0.5,0.5,0.6,0.7,0.8,0.9,1,-1", "8 comma-separated numbers", nullptr},
              {"NVFP4_PERSISTENT_MIXED_PRICES", "0.5,0.5,0.6,0.7,0.8,0.9,1,5,", "8 comma-separated numbers", nullptr},
