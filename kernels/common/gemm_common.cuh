@@ -137,6 +137,8 @@ struct TileShape {
   int tokens = 128, cols = 128;
   Divisor splits = 1;
   int issuers = 1;
+  // 2 ranks in a cluster: pushed (push_reduce2) rather than pulled; `persistent` gemm's split-K
+  // through L2 (no cluster per tile): 4 ranks in pairs through clusters of 2 first (pair_split_reduce).
   bool push = false;
   bool rows = false;  // `tensor-core` gemm, group_gemm: 3 or more ranks (2 where not pushed) reduce by output rows (sum_rows_out)
 };
@@ -443,6 +445,10 @@ __device__ __forceinline__ void wait_count(const unsigned long long* count, unsi
 }
 
 // ---- split-K reduction through L2, no cluster (docs/perf-notes.md P73) ----
+// Tile `tile`'s never-reset count, after the launch's per-unit slots in wp.partials.
+__device__ __forceinline__ unsigned long long* split_count(const WorkPlan& wp, int tile) {
+  return reinterpret_cast<unsigned long long*>(wp.partials + int64_t{wp.units} * wp.slot_floats) + tile;
+}
 // A data-parallel launch with one unit per CTA, every CTA resident at once (the host checks), the
 // `splits` ranks of a tile being consecutive CTAs: rank r sums the units [u0, u1) of the
 // accumulators (kUnit consecutive registers each) that splitk_reduce would give it. Each rank
@@ -479,8 +485,7 @@ __device__ __forceinline__ void global_split_reduce(float (&acc)[kRegs], const W
   }
   sync();
   if (tid == 0) {
-    unsigned long long* const count =
-        reinterpret_cast<unsigned long long*>(wp.partials + int64_t{wp.units} * wp.slot_floats) + tile;
+    unsigned long long* const count = split_count(wp, tile);
     mark(0);
     const unsigned long long target = count_arrival(count, s);
     mark(1);
@@ -695,6 +700,21 @@ __device__ __forceinline__ void push_reduce2(const float (&acc)[kRegs], uint8_t*
 #endif
 }
 
+// push_reduce2 with its receive area in `ring` (kRingBytes), after the staged output tile of
+// kStagedBytes.
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes>
+__device__ __forceinline__ void push_reduce2_in_ring(const float (&acc)[kRegs], uint8_t* ring, uint64_t* recv_full,
+                                                     uint64_t* peer_ready, int tid, float (&own)[kRegs / 2], int& u0) {
+  using P = PushReduce<kThreads, kRegs, kUnit>;
+  constexpr int kRecv = P::recv_after(kStagedBytes);
+  static_assert(kRecv + P::kRecvBytes <= kRingBytes, "the peer's half fits in the ring after the staged tile");
+  // The offset through an empty asm: folded into the addresses, ptxas spilled 80 bytes in the
+  // `persistent` 2 x 256 gemm kernel (128 accumulators).
+  uint32_t recv = kRecv;
+  asm volatile("" : "+r"(recv));
+  push_reduce2<kThreads, kRegs, kUnit>(acc, ring + recv, recv_full, peer_ready, tid, own, u0);
+}
+
 // A split tile's reduction as both tensor-core variants run it, then the epilogue on this rank's
 // share of the units: 2 ranks pushed where `push` (push_reduce2, its receive area in `ring` after
 // the staged output tile of kStagedBytes, recv_full / peer_ready its barriers), then
@@ -705,21 +725,32 @@ __device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring,
                                              uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi,
                                              EpiOwn&& epi_own) {
   if (splits == 2 && push) {
-    using P = PushReduce<kThreads, kRegs, kUnit>;
-    constexpr int kRecv = P::recv_after(kStagedBytes);
-    static_assert(kRecv + P::kRecvBytes <= kRingBytes, "the peer's half fits in the ring after the staged tile");
     int u0;
     float own[kRegs / 2];
-    // The offset through an empty asm: folded into the addresses, ptxas spilled 80 bytes in the
-    // `persistent` 2 x 256 gemm kernel (128 accumulators).
-    uint32_t recv = kRecv;
-    asm volatile("" : "+r"(recv));
-    push_reduce2<kThreads, kRegs, kUnit>(acc, ring + recv, recv_full, peer_ready, tid, own, u0);
+    push_reduce2_in_ring<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(acc, ring, recv_full, peer_ready, tid,
+                                                                           own, u0);
     epi_own(own, u0);
   } else {
     splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, tid, epi);
   }
 }
+// The same, for an epilogue that takes only the whole accumulator array and a share [u0, u1): the
+// pushed half is written back over this rank's half of `acc` (selects, no branch).
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi>
+__device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring, int splits, bool push,
+                                             uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi) {
+  reduce_split<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(
+      acc, ring, splits, push, recv_full, peer_ready, tid, epi, [&](const float(&own)[kRegs / 2], int u0) {
+        const bool upper = u0 != 0;
+#pragma unroll
+        for (int i = 0; i < kRegs / 2; ++i) {
+          acc[i] = upper ? acc[i] : own[i];
+          acc[kRegs / 2 + i] = upper ? own[i] : acc[kRegs / 2 + i];
+        }
+        epi(acc, u0, u0 + kRegs / kUnit / 2);
+      });
+}
+
 // ---- split-K of 4 ranks: pairs through a cluster of 2, then quarters through L2 (P138) ----
 // gemm's data-parallel split-K without clusters of 4 (they fit only 124 SMs): ranks 2p and 2p + 1
 // of a tile (one cluster of 2) sum through distributed shared memory first (push_reduce2: each
@@ -735,16 +766,12 @@ template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, 
 __device__ __forceinline__ void pair_split_reduce(float (&acc)[kRegs], uint8_t* ring, const WorkPlan& wp,
                                                   const Divisor& splits, uint64_t* recv_full, uint64_t* peer_ready,
                                                   int tid, Sync&& sync, Epi&& epi) {
-  using P = PushReduce<kThreads, kRegs, kUnit>;
   constexpr int kUnits = kRegs / kUnit, kHalf = kRegs / 2, kQuarter = kRegs / 4;
   static_assert(kUnits % 4 == 0, "whole units in each quarter");
-  constexpr int kRecv = P::recv_after(kStagedBytes);
-  static_assert(kRecv + P::kRecvBytes <= kRingBytes, "the peer's half fits in the ring after the staged tile");
   int uh;
   float own[kHalf];
-  uint32_t recv = kRecv;
-  asm volatile("" : "+r"(recv));
-  push_reduce2<kThreads, kRegs, kUnit>(acc, ring + recv, recv_full, peer_ready, tid, own, uh);
+  push_reduce2_in_ring<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(acc, ring, recv_full, peer_ready, tid, own,
+                                                                         uh);
   const int b = static_cast<int>(blockIdx.x), tile = splits.div(b), pair = (b - tile * 4) / 2;
   const bool lower = pair == 0;  // keeps own[0, kQuarter), sends own[kQuarter, kHalf)
   const int64_t slot4 = wp.slot_floats / 4;
@@ -758,8 +785,7 @@ __device__ __forceinline__ void pair_split_reduce(float (&acc)[kRegs], uint8_t* 
   }
   sync();
   if (tid == 0) {
-    unsigned long long* const count =
-        reinterpret_cast<unsigned long long*>(wp.partials + int64_t{wp.units} * wp.slot_floats) + tile;
+    unsigned long long* const count = split_count(wp, tile);
     wait_count(count, count_arrival(count, 4));
   }
   sync();  // the other pair's quarter written and visible
@@ -781,23 +807,6 @@ __device__ __forceinline__ void pair_split_reduce(float (&acc)[kRegs], uint8_t* 
 #pragma unroll
     for (int i = 0; i < kQuarter; ++i) acc[k * kQuarter + i] = u0 == k * kUnits / 4 ? kept[i] : acc[k * kQuarter + i];
   epi(acc, u0, u0 + kUnits / 4);
-}
-
-// The same, for an epilogue that takes only the whole accumulator array and a share [u0, u1): the
-// pushed half is written back over this rank's half of `acc` (selects, no branch).
-template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi>
-__device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring, int splits, bool push,
-                                             uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi) {
-  reduce_split<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(
-      acc, ring, splits, push, recv_full, peer_ready, tid, epi, [&](const float(&own)[kRegs / 2], int u0) {
-        const bool upper = u0 != 0;
-#pragma unroll
-        for (int i = 0; i < kRegs / 2; ++i) {
-          acc[i] = upper ? acc[i] : own[i];
-          acc[kRegs / 2 + i] = upper ? own[i] : acc[kRegs / 2 + i];
-        }
-        epi(acc, u0, u0 + kRegs / kUnit / 2);
-      });
 }
 
 // ---- epilogues ----
