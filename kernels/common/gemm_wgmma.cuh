@@ -91,19 +91,17 @@ enum TraceSlot : int {
   kTrTokFirst,       // token warp: first copy issued
   kTrWFirst,         // weights warp: first copy issued
   kTrWHeld,          // weights warp: its held copies released (P126)
-  kTrFirstFull,      // consumer 0: its first K step's stage full
-  kTrLoopEnd,        // consumer 0: its first unit's K loop done
   kTrDone,           // consumer 0: its last unit stored
   kTrWNextWork,      // weights warp: its first unit's next_work returned
   kTrWSetup,         // weights warp: its first unit's entry, descriptors' address and atoms computed
-  kTrCNextWork,      // consumer 0: its first unit's next_work returned
   kTrEpilogue,       // consumer 0: its last unit's outputs summed (after any split-K exchange), before the stores
   kTrXStored,        // consumer 0, split-K through L2: every consumer's partials stored (after their barrier)
   kTrXCounted,       // ... its rank's count returned (fence and atomic)
   kTrXWaited,        // ... every rank of its tile counted
   // Per unit u < kTraceUnits of the CTA (consumer 0), at kTrUnits + 4 u: next_work returned, its
-  // first stage full, its K loop done, and (not a time) its group | wgmma width << 8.
-  kTrUnits = 24,
+  // first stage full, its K loop done, and (not a time) its group | wgmma width << 8 (the first
+  // unit's are the CTA's start of work, first full stage and first K loop's end).
+  kTrUnits,
   kTraceUnits = 8,
   kTraceSlots = kTrUnits + 4 * kTraceUnits
 };
@@ -968,7 +966,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   [[maybe_unused]] int traced_units = 0;
   while (next_work<kParts>(sched, wp, cur, tile)) {
 #if NVFP4_TRACE
-    if (ctid == 0 && traced_units == 0) NVFP4_STAMP(kTrCNextWork);
     if (ctid == 0 && traced_units < kTraceUnits) {
       NVFP4_STAMP(kTrUnits + 4 * traced_units);
       if (g_trace != nullptr) {
@@ -1004,7 +1001,6 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       for (int i = 0; i < steps; ++i) {
         sm90::mbar_wait(full_s, phase);
 #if NVFP4_TRACE
-        if (i == 0 && ctid == 0 && traced_units == 0) NVFP4_STAMP(kTrFirstFull);
         if (i == 0 && ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + 4 * traced_units + 1);
 #endif
         const StepWeights x = load_step<NB, C, T>(w_s, sf_s);
@@ -1059,7 +1055,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::fence_regs(acc);
 #if NVFP4_TRACE
     if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + 4 * traced_units + 2);
-    if (ctid == 0 && traced_units++ == 0) NVFP4_STAMP(kTrLoopEnd);
+    ++traced_units;
 #endif
     // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
     // reading it its outputs go out through it (StagedTile; after a split-K reduction, whose last
@@ -1200,15 +1196,16 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         pair_split_reduce<kConsumers * 128, kRegs, kUnit, kStages * kStageBytes,
                           StagedTile<NB == 1 ? Cf::kSlots : Cf::kSlots / 2>::bytes(T)>(
             acc, ring, wp, sched.ts.splits, &recv_full, &peer_ready, ctid, consumers_sync, epilogue);
-      } else
-      global_split_reduce<kConsumers * 128, kRegs, kUnit>(acc, wp, sched.ts.splits, ctid, consumers_sync, epilogue,
-                                                          [&](int point) {
+      } else {
+        global_split_reduce<kConsumers * 128, kRegs, kUnit>(acc, wp, sched.ts.splits, ctid, consumers_sync, epilogue,
+                                                            [&](int point) {
 #if NVFP4_TRACE
-                                                            NVFP4_STAMP(kTrXStored + point);
+                                                              NVFP4_STAMP(kTrXStored + point);
 #else
-                                                            (void)point;
+                                                              (void)point;
 #endif
-                                                          });
+                                                            });
+      }
     } else {
       if (splits > 1) sm90::cluster_wait();  // the peers' barriers are initialised
       reduce_split<kConsumers * 128, kRegs, kUnit, kStages * kStageBytes,

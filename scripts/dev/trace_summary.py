@@ -4,7 +4,7 @@
 
   scripts/dev/trace_summary.py TRACE_FILE
 
-Each line of the file is "plan|s0,s1,...,s23" (ns, %globaltimer) for one CTA of one runner's last
+Each line of the file is "plan|s0,s1,...,s47" (ns, %globaltimer) for one CTA of one runner's last
 launch; consecutive lines with the same plan and one runner form a launch (a new runner starts where
 the slot-0 stamps jump back or the plan changes). Prints, per launch, each stamp's median and max
 over the CTAs that wrote it, in us from the launch's first entry stamp.
@@ -12,10 +12,16 @@ over the CTAs that wrote it, in us from the launch's first entry stamp.
 import statistics
 import sys
 
+# gemm_wgmma.cuh TraceSlot, in order; then, from UNITS_AT, 4 slots for each of a CTA's first UNITS
+# units: next_work returned, first stage full, K loop done, group | width << 8.
 SLOTS = ["entry", "consumer start", "share stored", "share synced", "counted", "tokens: all counted",
-         "tokens: first copy", "weights: first copy", "weights: held released", "first full", "first loop end",
-         "done", "weights: next_work", "weights: set-up", "consumers: next_work", "epilogue: summed",
-         "split: stored", "split: counted", "split: all ranks counted"]
+         "tokens: first copy", "weights: first copy", "weights: held released", "done", "weights: next_work",
+         "weights: set-up", "epilogue: summed", "split: stored", "split: counted", "split: all ranks counted"]
+UNITS_AT, UNITS = len(SLOTS), 8
+DONE = SLOTS.index("done")
+# What the summary prints: each named slot, and the first unit's times.
+COLUMNS = [(name, k) for k, name in enumerate(SLOTS)] + [
+    ("consumers: next_work", UNITS_AT), ("first full", UNITS_AT + 1), ("first loop end", UNITS_AT + 2)]
 
 
 def launches(path):
@@ -36,7 +42,7 @@ def main():
     for plan, ctas in launches(sys.argv[1]):
         t0 = min(v[0] for v in ctas if v[0])
         print(f"== {plan[:150]} ({len(ctas)} CTAs)")
-        for k, name in enumerate(SLOTS):
+        for name, k in COLUMNS:
             xs = [(v[k] - t0) / 1000 for v in ctas if v[k]]
             if xs:
                 print(f"  {name:24s} median {statistics.median(xs):7.2f}  max {max(xs):7.2f}  ({len(xs)} CTAs)")

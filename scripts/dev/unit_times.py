@@ -4,40 +4,33 @@
 
   scripts/dev/unit_times.py TRACE_FILE
 
-Reads the per-unit slots (gemm_wgmma.cuh kTrUnits: per unit of a CTA, next_work returned, first
-stage full, K loop done, and group | width << 8) of the file's last launch and prints, per width
+Reads the per-unit slots (gemm_wgmma.cuh kTrUnits, trace_summary.UNITS_AT: per unit of a CTA,
+next_work returned, first stage full, K loop done, and group | width << 8) of the file's last
+launch and prints, per width
 and per place in the CTA's run (first, middle, last), the medians over units of: wait (next_work to
 first full), K loop (first full to loop done), tail (loop done to the next unit's next_work, or to
 the CTA's done stamp for its last unit) and the whole unit (next_work to the next one, or to done).
 """
+import os
 import statistics
 import sys
 from collections import defaultdict
 
-K_UNITS, UNITS = 24, 8
-DONE = 11
-
-
-def last_launch(path):
-    rows = []
-    for line in open(path):
-        _, _, vals = line.rstrip("\n").rpartition("|")
-        v = [int(x) for x in vals.split(",")]
-        if rows and v[0] and rows[-1][0] and v[0] + 10**9 < rows[-1][0]:
-            rows = []
-        rows.append(v)
-    return rows
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_summary import DONE, UNITS, UNITS_AT, launches  # noqa: E402
 
 
 def main():
-    rows = last_launch(sys.argv[1])
+    rows = None
+    for _, rows in launches(sys.argv[1]):
+        pass  # the file's last launch
     by = defaultdict(lambda: defaultdict(list))
     for v in rows:
-        if len(v) < K_UNITS + 4 * UNITS:
+        if len(v) < UNITS_AT + 4 * UNITS:
             sys.exit("no per-unit slots in this trace (a build before kTrUnits)")
         units = []
         for u in range(UNITS):
-            s, f, e, gw = v[K_UNITS + 4 * u: K_UNITS + 4 * u + 4]
+            s, f, e, gw = v[UNITS_AT + 4 * u: UNITS_AT + 4 * u + 4]
             if s == 0 or f == 0 or e == 0:
                 break
             units.append((s, f, e, gw))
