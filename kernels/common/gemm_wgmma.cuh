@@ -80,6 +80,11 @@
 #ifndef NVFP4_TRACE
 #define NVFP4_TRACE 0
 #endif
+// Trace builds: the first full stage of each unit stamped inside the K loop too (costs the loop,
+// P141); -DNVFP4_TRACE_FIRST_FULL=1 in CMAKE_CUDA_FLAGS.
+#ifndef NVFP4_TRACE_FIRST_FULL
+#define NVFP4_TRACE_FIRST_FULL 0
+#endif
 namespace nvfp4::gemm::wg {
 enum TraceSlot : int {
   kTrEntry,          // thread 0 at entry
@@ -98,13 +103,18 @@ enum TraceSlot : int {
   kTrXStored,        // consumer 0, split-K through L2: every consumer's partials stored (after their barrier)
   kTrXCounted,       // ... its rank's count returned (fence and atomic)
   kTrXWaited,        // ... every rank of its tile counted
-  // Per unit u < kTraceUnits of the CTA (consumer 0), at kTrUnits + 4 u: next_work returned, its
-  // first stage full, its K loop done, and (not a time) its group | wgmma width << 8 (the first
+  // Per unit u < kTraceUnits of the CTA (consumer 0), at kTrUnits + kTrUnitSlots u: next_work
+  // returned, its first stage full, its K loop done, (not a time) its group | wgmma width << 8,
+  // its epilogue's start (the consumers' barrier after the K loop), its stores issued, and
+  // (group_gemm's held path) the previous unit's held stage freed at this unit's start (the first
   // unit's are the CTA's start of work, first full stage and first K loop's end).
   kTrUnits,
+  kTrUnitSlots = 8,
   kTraceUnits = 8,
-  kTraceSlots = kTrUnits + 4 * kTraceUnits
+  kTraceSlots = kTrUnits + kTrUnitSlots * kTraceUnits
 };
+// A unit's slots (kTrUnits + kTrUnitSlots u + ...).
+enum TraceUnitSlot : int { kTuNextWork, kTuFirstFull, kTuLoopEnd, kTuInfo, kTuEpilogue, kTuStored, kTuHeldFreed };
 #if NVFP4_TRACE
 __device__ unsigned long long* g_trace;
 #define NVFP4_STAMP(slot)                                                     \
@@ -528,6 +538,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr bool kNarrow = kGroupSched<Sched>;
   // group_gemm: a tile with more work after it goes out through a held ring stage (P80, below).
   constexpr bool kHeldPath = kGroupSched<Sched>;
+  // The 2 x 256 kernels' last unsplit tile goes out through its held stage too, not staged through
+  // the whole ring: G=8 N=7168 -0.5 % (docs/perf-notes.md P140); the 2 x 128 tiles' two held passes
+  // were slower than their one staged copy (G=2 [128,384] +3 %).
+  constexpr bool kLastHeld = kHeldPath && T == 256;
   constexpr int kNarrowMaps = T / 32 - 2;
   // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
@@ -967,12 +981,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   while (next_work<kParts>(sched, wp, cur, tile)) {
 #if NVFP4_TRACE
     if (ctid == 0 && traced_units < kTraceUnits) {
-      NVFP4_STAMP(kTrUnits + 4 * traced_units);
+      NVFP4_STAMP(kTrUnits + kTrUnitSlots * traced_units + kTuNextWork);
       if (g_trace != nullptr) {
         int width = T;
         if constexpr (kNarrow)
           width = narrow_width(static_cast<int>(sched.entry(tile.group).args.m) - tile.m0, sched.narrow, C, T);
-        g_trace[blockIdx.x * kTraceSlots + kTrUnits + 4 * traced_units + 3] =
+        g_trace[blockIdx.x * kTraceSlots + kTrUnits + kTrUnitSlots * traced_units + kTuInfo] =
             static_cast<unsigned long long>(tile.group) | static_cast<unsigned long long>(width) << 8;
       }
     }
@@ -993,6 +1007,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if (ctid % 128 == 0) sm90::bulk_wait_read();
       sm90::mbar_arrive(held_empty);
       held_empty = 0;
+#if NVFP4_TRACE
+      if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * traced_units + kTuHeldFreed);
+#endif
     }
     uint32_t prev_empty = 0;  // `empty` of the previous K step's stage, freed once its last slice is done
     const auto k_loop = [&](auto width) {
@@ -1000,8 +1017,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       const int steps = tile.k_step_end - tile.k_step_begin;
       for (int i = 0; i < steps; ++i) {
         sm90::mbar_wait(full_s, phase);
-#if NVFP4_TRACE
-        if (i == 0 && ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + 4 * traced_units + 1);
+#if NVFP4_TRACE_FIRST_FULL
+        // Only where asked for: this stamp changes the K loop's code, and with it the trace build's
+        // K steps ran ~10 % slower than a report build's (docs/perf-notes.md P141).
+        if (i == 0 && ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * traced_units + kTuFirstFull);
 #endif
         const StepWeights x = load_step<NB, C, T>(w_s, sf_s);
 #pragma unroll
@@ -1054,7 +1073,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
 #if NVFP4_TRACE
-    if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + 4 * traced_units + 2);
+    if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * traced_units + kTuLoopEnd);
     ++traced_units;
 #endif
     // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
@@ -1068,14 +1087,16 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // in it, ptxas moved the K loop's ring addresses out of the uniform registers (119 -> 125
     // instructions per K step). gemm and dual_gemm, whose benchmark plans run one unit per CTA,
     // keep TileStore: the held path's code alone cost gemm 128x7168x16384 3 %. (Under a balanced
-    // order whose next slot is -1 the CTA's last tile takes the held path: correct, as fast, P81.)
+    // order whose next slot is -1 the CTA's last tile takes the held path: correct, as fast, P81;
+    // the 2 x 256 kernels send every unsplit last tile that way, kLastHeld, P140.)
     // kParts: whether this unit is a cut unit's part (P125): 0 no, 1 the writer, 2 the adder
     // (data-parallel launches only: under stream-K the cursor counts K steps, not order slots).
     [[maybe_unused]] const int part = kParts && is_part(code) ? (part_writer(code) ? 1 : 2) : 0;
-    const bool staged = cur.it >= work_end(wp);
+    const bool last = cur.it >= work_end(wp);
+    const bool staged = last && (!kLastHeld || splits > 1);
     if (prev_empty != 0 && (staged || !kHeldPath)) sm90::mbar_arrive(prev_empty);
     if constexpr (kHeldPath) {
-      if (!staged) sched.prefetch_slot(cur.it);  // the next unit's order entry, read after this epilogue
+      if (!last) sched.prefetch_slot(cur.it);  // the next unit's order entry, read after this epilogue
     }
 
     if constexpr (kParts) {
@@ -1099,6 +1120,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // Every consumer's reads of the ring (wgmma's included) done: splitk_reduce and the staged tile
     // reuse it, the held tile its last stage.
     if (splits > 1 || staged || kHeldPath) consumers_sync();
+#if NVFP4_TRACE
+    if (ctid == 0 && traced_units <= kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * (traced_units - 1) + kTuEpilogue);
+#endif
     OutView out;  // read after the main loop, where registers are free
     {
       const GemmEntry& e = sched.entry(tile.group);
@@ -1167,6 +1191,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         sm90::fence_proxy_async_smem();
         held_empty = prev_empty;
       }
+#if NVFP4_TRACE
+      if (ctid == 0 && traced_units <= kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * (traced_units - 1) + kTuStored);
+#endif
     };
     // Any share of the whole accumulator array (pulled or unsplit)...
     const auto epilogue = [&](const float(&v)[kRegs], int u0, int u1) {

@@ -12,12 +12,13 @@ over the CTAs that wrote it, in us from the launch's first entry stamp.
 import statistics
 import sys
 
-# gemm_wgmma.cuh TraceSlot, in order; then, from UNITS_AT, 4 slots for each of a CTA's first UNITS
-# units: next_work returned, first stage full, K loop done, group | width << 8.
+# gemm_wgmma.cuh TraceSlot, in order; then, from UNITS_AT, UNIT_SLOTS slots for each of a CTA's
+# first UNITS units (TraceUnitSlot): next_work returned, first stage full, K loop done,
+# group | width << 8, epilogue start, stores issued, the previous unit's held stage freed.
 SLOTS = ["entry", "consumer start", "share stored", "share synced", "counted", "tokens: all counted",
          "tokens: first copy", "weights: first copy", "weights: held released", "done", "weights: next_work",
          "weights: set-up", "epilogue: summed", "split: stored", "split: counted", "split: all ranks counted"]
-UNITS_AT, UNITS = len(SLOTS), 8
+UNITS_AT, UNITS, UNIT_SLOTS = len(SLOTS), 8, 8
 DONE = SLOTS.index("done")
 # What the summary prints: each named slot, and the first unit's times.
 COLUMNS = [(name, k) for k, name in enumerate(SLOTS)] + [
