@@ -797,7 +797,8 @@ struct TokenWorkspace {
   WideTokens wide;                           // fuse_wide
   int grid = 1;                              // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
-  TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream)
+  // prefetch_mb: the prefetch's default budget (NVFP4_TOKEN_PREFETCH_MB overrides it).
+  TokenWorkspace(const LaunchPlan& lp, bool data_parallel, cudaStream_t stream, int prefetch_mb = kPrefetchMB)
       : table(lp.entries, stream),
         groups(static_cast<int>(lp.entries.size())),
         first(lp.entries.at(0)),
@@ -809,7 +810,7 @@ struct TokenWorkspace {
       for (int g = 0; g < groups; ++g) sources[g] = token_source(lp.entries[g]);
     if (groups <= kHeldGroups) std::copy(lp.entries.begin(), lp.entries.end(), held.e);
     grid = prepass_grid(chunks, groups);
-    const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, kPrefetchMB);
+    const int mb = forced_int("NVFP4_TOKEN_PREFETCH_MB", 0, 1 << 16, prefetch_mb);
     if (data_parallel) prefetch = plan_prefetch(lp, int64_t{mb} << 20);
   }
   TokenJob job() const {

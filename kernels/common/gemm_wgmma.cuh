@@ -1498,7 +1498,10 @@ class WgmmaRunner final : public Runner {
     m_global = sp.global;
     m_consumers = sp.consumers;
     m_tok = sp.tokens;
-    m_tokens = TokenWorkspace(sp.lp, !sp.stream_k, stream);
+    // group_gemm's 2 x 256 plans with a pre-pass launch warm no weights in L2: G=8 N=7168 ran 0.7 %
+    // faster without (the pre-pass 0.8 us shorter under ncu, the main launch 0.5 us longer;
+    // docs/perf-notes.md P143).
+    m_tokens = TokenWorkspace(sp.lp, !sp.stream_k, stream, kGrouped && sp.tokens == 256 ? 0 : kPrefetchMB);
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
     m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
