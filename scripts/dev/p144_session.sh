@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# GPU-machine session closing P140-P143 (docs/perf-notes.md), over .carry/new (main's build, gpu_tests
+# beside it): the group_gemm verify and GPU tests, then the default report and its comparison with the
+# H200 baseline.   scripts/dev/p144_session.sh OUT [steps...]      steps: verify tests report
+set -uo pipefail
+. "$(dirname "$0")/session_lib.sh"
+session_args "$@"
+for step in ${STEPS:-verify tests report}; do
+  echo "==== $step"
+  case $step in
+    verify) verify_configs $NEW "$OUT" new "256 tokens" group_gemm \
+      "configs/gpumode/group_gemm.json configs/smoke.json configs/gemm_edges.json" ;;
+    tests) gpu_tests_run "$OUT" 'Variants.GroupGemm:Variants.PersistentGroup*:Variants.CutUnitsRelaunch:Variants.WideFusedTokensRelaunch:Variants.PersistentRejectsBadKnobs' 300 ;;
+    report)
+      default_report $NEW "$OUT" default
+      $NEW compare results/baseline-nvidia-h200.json "$OUT/default.json" --markdown "$OUT/compare.md" >"$OUT/compare.txt" 2>&1
+      echo "compare exit $?"; tail -n 6 "$OUT/compare.txt" ;;
+  esac
+done
