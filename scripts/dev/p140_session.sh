@@ -15,17 +15,10 @@ for step in ${STEPS:-verify ab}; do
   case $step in
     verify)
       for b in h1=$H1 h2=$H2; do
-        verify_configs ${b#*=} "$OUT" ${b%%=*} "256 tokens" group_gemm \
-          "configs/gpumode/group_gemm.json configs/smoke.json configs/gemm_edges.json"
+        verify_groups ${b#*=} "$OUT" ${b%%=*} "256 tokens"
       done
       verify_configs $BASE "$OUT" pB "256 tokens" group_gemm "configs/gpumode/group_gemm.json" $PB ;;
     ab) ab_problems "$OUT" ab group_gemm base=$BASE h1=$H1 h2=$H2 pB=$BASE:$PB pC=$BASE:$PC ;;
-    sanitize)
-      for tool in memcheck racecheck synccheck; do
-        timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 $H2 --problem group_gemm \
-          --shape 40x1024x512,76x1024x512,168x1024x512,200x1024x512 --variant persistent --verify-only \
-          --quiet --json "$OUT/san.json" >"$OUT/$tool.txt" 2>&1
-        echo "$tool exit $? $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|Internal" "$OUT/$tool.txt" | tail -n 1)"
-      done ;;
+    sanitize) sanitize_run $H2 "$OUT" group_gemm 40x1024x512,76x1024x512,168x1024x512,200x1024x512 ;;
   esac
 done

@@ -8,13 +8,7 @@ set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$1"
 SHAPE=40x2048x1024,76x2048x1024,168x2048x1024,200x2048x1024,256x1024x2048
-for tool in memcheck racecheck synccheck; do
-  NVFP4_PERSISTENT_CTA=2x256 NVFP4_PERSISTENT_SCHED=data NVFP4_PERSISTENT_SPLITS=1 timeout 200 compute-sanitizer \
-    --tool $tool --error-exitcode 9 $NEW --problem group_gemm --shape $SHAPE \
-    --variant persistent --verify-only --quiet --json "$OUT/san.json" >"$OUT/$tool.txt" 2>&1
-  echo "$tool exit $? $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|Internal" "$OUT/$tool.txt" | tail -n 1) $(python3 -c "
-import json,sys; r=json.load(open(sys.argv[1]))['results']; print([x['status'] for x in r], r[0].get('plan','')[:120])" "$OUT/san.json")"
-done
+sanitize_run $NEW "$OUT" group_gemm $SHAPE NVFP4_PERSISTENT_CTA=2x256 NVFP4_PERSISTENT_SCHED=data NVFP4_PERSISTENT_SPLITS=1
 G8B=40x7168x2048,76x7168x2048,168x7168x2048,72x7168x2048,164x7168x2048,148x7168x2048,196x7168x2048,160x7168x2048
 for mb in 0 1 4; do
   NVFP4_TOKEN_PREFETCH_MB=$mb timeout 200 ncu --clock-control none --cache-control all -k regex:"decode_tokens|wgmma_gemm" \

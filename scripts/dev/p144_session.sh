@@ -9,8 +9,7 @@ session_args "$@"
 for step in ${STEPS:-verify tests report}; do
   echo "==== $step"
   case $step in
-    verify) verify_configs $NEW "$OUT" new "256 tokens" group_gemm \
-      "configs/gpumode/group_gemm.json configs/smoke.json configs/gemm_edges.json" ;;
+    verify) verify_groups $NEW "$OUT" new "256 tokens" ;;
     tests) gpu_tests_run "$OUT" 'Variants.GroupGemm:Variants.PersistentGroup*:Variants.CutUnitsRelaunch:Variants.WideFusedTokensRelaunch:Variants.PersistentRejectsBadKnobs' 300 ;;
     report)
       default_report $NEW "$OUT" default

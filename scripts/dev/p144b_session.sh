@@ -9,19 +9,12 @@ session_args "$@"
 for step in ${STEPS:-verify tests sanitize ab}; do
   echo "==== $step"
   case $step in
-    verify) verify_configs $NEW "$OUT" new "128 tokens" group_gemm \
-      "configs/gpumode/group_gemm.json configs/smoke.json configs/gemm_edges.json"
+    verify) verify_groups $NEW "$OUT" new "128 tokens"
       verify_configs $NEW "$OUT" c3 "3 consumer" group_gemm "configs/gpumode/group_gemm.json configs/gemm_edges.json" \
         NVFP4_PERSISTENT_CTA=3x128 ;;
     tests) gpu_tests_run "$OUT" 'Variants.GroupGemm:Variants.PersistentGroup*:Variants.PersistentEverySchedule:Variants.TokenModes:Variants.StreamTokensRelaunch:Variants.FusedTokensRelaunch:Variants.PersistentRejectsBadKnobs' 400 ;;
-    sanitize)
-      for tool in memcheck racecheck synccheck; do
-        NVFP4_PERSISTENT_CTA=2x128 NVFP4_PERSISTENT_SCHED=data NVFP4_PERSISTENT_SPLITS=1 timeout 200 compute-sanitizer \
-          --tool $tool --error-exitcode 9 $NEW --problem group_gemm --shape 40x2048x1024,130x1024x512,200x2048x1024,72x1004x512 \
-          --variant persistent --verify-only --quiet --json "$OUT/san.json" >"$OUT/$tool.txt" 2>&1
-        echo "$tool exit $? $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|Internal" "$OUT/$tool.txt" | tail -n 1) $(grep -c "Race reported.*wgmma" "$OUT/$tool.txt") in ours; $(python3 -c "
-import json,sys; r=json.load(open(sys.argv[1]))['results']; print([x['status'] for x in r], r[0].get('plan','')[:110])" "$OUT/san.json")"
-      done ;;
+    sanitize) sanitize_run $NEW "$OUT" group_gemm 40x2048x1024,130x1024x512,200x2048x1024,72x1004x512 \
+      NVFP4_PERSISTENT_CTA=2x128 NVFP4_PERSISTENT_SCHED=data NVFP4_PERSISTENT_SPLITS=1 ;;
     ab) ab_problems "$OUT" ab group_gemm base=$BASE new=$NEW ;;
   esac
 done

@@ -12,6 +12,14 @@
 #   verify_gemms BIN OUT MODE MARKER [VAR=VALUE ...]
 #                                             verify_configs on the gpu-mode gemm and group_gemm configs,
 #                                             gemm_edges and smoke, for gemm and group_gemm
+#   verify_groups BIN OUT MODE MARKER [VAR=VALUE ...]
+#                                             verify_configs on the gpu-mode group_gemm config, smoke and
+#                                             gemm_edges, for group_gemm
+#   sanitize_run BIN OUT PROBLEM SHAPE [VAR=VALUE ...]
+#                                             compute-sanitizer memcheck, racecheck and synccheck of
+#                                             `persistent` (verify-only) on one shape: per tool the exit
+#                                             code, its summary, the hazards reported in our kernels
+#                                             (cuBLASLt's reference kernels have their own) and the plan
 #   gpu_tests_run OUT FILTER [SECONDS]        .carry/new/gpu_tests on a gtest filter, its verdict lines
 #   ab_problems OUT NAME PROBLEMS BUILD...    scripts/dev/ab.py over the gpu-mode benchmark cases of each
 #                                             problem (`persistent`, cupti, ROUNDS rounds, MAXT seconds)
@@ -44,6 +52,21 @@ print(dict(collections.Counter(x['status'] for x in r)), sum(sys.argv[2] in (x.g
 verify_gemms() {
   verify_configs "$1" "$2" "$3" "$4" "gemm group_gemm" \
     "configs/gpumode/gemm.json configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json" "${@:5}"
+}
+verify_groups() {
+  verify_configs "$1" "$2" "$3" "$4" group_gemm \
+    "configs/gpumode/group_gemm.json configs/smoke.json configs/gemm_edges.json" "${@:5}"
+}
+sanitize_run() {
+  local bin=$1 out=$2 prob=$3 shape=$4 tool
+  shift 4
+  for tool in memcheck racecheck synccheck; do
+    env "$@" timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$bin" --problem "$prob" --shape "$shape" \
+      --variant persistent --verify-only --quiet --json "$out/san.json" >"$out/$tool.txt" 2>&1
+    echo "$tool exit $? $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|Internal" "$out/$tool.txt" | tail -n 1)," \
+      "$(grep -c "Race reported.*wgmma" "$out/$tool.txt") in ours; $(python3 -c "
+import json,sys; r=json.load(open(sys.argv[1]))['results']; print([x['status'] for x in r], r[0].get('plan','')[:110])" "$out/san.json")"
+  done
 }
 gpu_tests_run() {
   timeout "${3:-400}" .carry/new/gpu_tests --gtest_filter="$2" >"$1/gpu_tests.log" 2>&1
