@@ -4,7 +4,7 @@
 
   scripts/dev/trace_summary.py TRACE_FILE
 
-Each line of the file is "plan|s0,s1,...,s47" (ns, %globaltimer) for one CTA of one runner's last
+Each line of the file is "plan|s0,s1,...,s79" (kTraceSlots values) (ns, %globaltimer) for one CTA of one runner's last
 launch; consecutive lines with the same plan and one runner form a launch (a new runner starts where
 the slot-0 stamps jump back or the plan changes). Prints, per launch, each stamp's median and max
 over the CTAs that wrote it, in us from the launch's first entry stamp.
