@@ -10,9 +10,8 @@ session_args "$@"
 H1=.carry/h1/nvfp4bench H2=.carry/h2/nvfp4bench
 PB=NVFP4_PERSISTENT_MIXED_PRICES=0.445,0.50,0.592,0.70,0.80,0.92,1.0,5
 PC=NVFP4_PERSISTENT_MIXED_PRICES=0.445,0.517,0.592,0.68,0.77,0.943,1.0,5
-for step in ${STEPS:-verify ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify)
       for b in h1=$H1 h2=$H2; do
         verify_groups ${b#*=} "$OUT" ${b%%=*} "256 tokens"
@@ -21,4 +20,5 @@ for step in ${STEPS:-verify ab}; do
     ab) ab_problems "$OUT" ab group_gemm base=$BASE h1=$H1 h2=$H2 pB=$BASE:$PB pC=$BASE:$PC ;;
     sanitize) sanitize_run $H2 "$OUT" group_gemm 40x1024x512,76x1024x512,168x1024x512,200x1024x512 ;;
   esac
-done
+}
+run_steps "verify ab"

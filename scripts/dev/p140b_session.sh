@@ -6,9 +6,8 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify tests sanitize ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) verify_groups $NEW "$OUT" new "256 tokens"
       verify_configs $NEW "$OUT" wide "256 tokens" group_gemm "configs/gpumode/group_gemm.json configs/gemm_edges.json" \
         NVFP4_PERSISTENT_CTA=2x256 ;;
@@ -17,4 +16,5 @@ for step in ${STEPS:-verify tests sanitize ab}; do
       NVFP4_PERSISTENT_CTA=2x256 ;;
     ab) ab_problems "$OUT" ab group_gemm base=$BASE new=$NEW ;;
   esac
-done
+}
+run_steps "verify tests sanitize ab"

@@ -6,9 +6,8 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify tests report}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) verify_groups $NEW "$OUT" new "256 tokens" ;;
     tests) gpu_tests_run "$OUT" 'Variants.GroupGemm:Variants.PersistentGroup*:Variants.CutUnitsRelaunch:Variants.WideFusedTokensRelaunch:Variants.PersistentRejectsBadKnobs' 300 ;;
     report)
@@ -16,4 +15,5 @@ for step in ${STEPS:-verify tests report}; do
       $NEW compare results/baseline-nvidia-h200.json "$OUT/default.json" --markdown "$OUT/compare.md" >"$OUT/compare.txt" 2>&1
       echo "compare exit $?"; tail -n 6 "$OUT/compare.txt" ;;
   esac
-done
+}
+run_steps "verify tests report"

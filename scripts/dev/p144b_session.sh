@@ -6,9 +6,8 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify tests sanitize ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) verify_groups $NEW "$OUT" new "128 tokens"
       verify_configs $NEW "$OUT" c3 "3 consumer" group_gemm "configs/gpumode/group_gemm.json configs/gemm_edges.json" \
         NVFP4_PERSISTENT_CTA=3x128 ;;
@@ -17,4 +16,5 @@ for step in ${STEPS:-verify tests sanitize ab}; do
       NVFP4_PERSISTENT_CTA=2x128 NVFP4_PERSISTENT_SCHED=data NVFP4_PERSISTENT_SPLITS=1 ;;
     ab) ab_problems "$OUT" ab group_gemm base=$BASE new=$NEW ;;
   esac
-done
+}
+run_steps "verify tests sanitize ab"

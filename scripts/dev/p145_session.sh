@@ -6,9 +6,8 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify tests sanitize ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) verify_gemms $NEW "$OUT" new "main launch"
       verify_configs $NEW "$OUT" fused "main launch" gemm "configs/gpumode/gemm.json configs/gemm_edges.json" \
         NVFP4_PERSISTENT_TOKENS=fused
@@ -20,4 +19,5 @@ for step in ${STEPS:-verify tests sanitize ab}; do
       python3 scripts/dev/ab.py --rounds 2 --out "$OUT/tc" --build base=$BASE --build new=$NEW -- \
         --config configs/gpumode/gemm.json --role benchmark --variant tensor-core --timer cupti --no-floor --max-time 1 ;;
   esac
-done
+}
+run_steps "verify tests sanitize ab"

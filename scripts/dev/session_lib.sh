@@ -4,6 +4,8 @@
 #   session_args OUT [steps...]               sets OUT, STEPS (the steps given, or empty), NEW and BASE
 #                                             (.carry/{new,base}/nvfp4bench), then session_start
 #   session_start OUT                         the toolkit's libraries on the loader path, OUT made, the GPU named
+#   run_steps DEFAULT                         each of STEPS (or of DEFAULT), headed "==== STEP", through the
+#                                             caller's own step function (step NAME)
 #   verify_configs BIN OUT MODE MARKER PROBLEMS CONFIGS [VAR=VALUE ...]
 #                                             verify-only of `persistent` on each of CONFIGS with the variables
 #                                             set (only PROBLEMS' cases run where it names one problem); per
@@ -28,6 +30,13 @@
 #                                             one case of `persistent` on the probe build .carry/trace
 #                                             (NVFP4BENCH_TRACE=ON), its stamps as OUT/NAME.trace, the
 #                                             median and trace_summary.py's table printed
+run_steps() {
+  local s
+  for s in ${STEPS:-$1}; do
+    echo "==== $s"
+    step "$s"
+  done
+}
 session_start() {
   . "$(dirname "${BASH_SOURCE[0]}")/gpu_env.sh"
   mkdir -p "$1"
