@@ -449,6 +449,23 @@ __device__ __forceinline__ void wait_count(const unsigned long long* count, unsi
 __device__ __forceinline__ unsigned long long* split_count(const WorkPlan& wp, int tile) {
   return reinterpret_cast<unsigned long long*>(wp.partials + int64_t{wp.units} * wp.slot_floats) + tile;
 }
+// After this rank's slot is written: every thread's stores ordered before thread 0 (sync), thread 0
+// counts the rank on the tile's count of n ranks and waits for the launch's n, and the barrier
+// after it hands the acquire to every thread. mark(p) as global_split_reduce's.
+template <class Sync, class Mark>
+__device__ __forceinline__ void split_count_wait(const WorkPlan& wp, int tile, unsigned long long n, int tid,
+                                                 Sync&& sync, Mark&& mark) {
+  sync();
+  if (tid == 0) {
+    unsigned long long* const count = split_count(wp, tile);
+    mark(0);
+    const unsigned long long target = count_arrival(count, n);
+    mark(1);
+    wait_count(count, target);
+    mark(2);
+  }
+  sync();  // every peer's slot written and visible (the acquire above, then the barrier)
+}
 // A data-parallel launch with one unit per CTA, every CTA resident at once (the host checks), the
 // `splits` ranks of a tile being consecutive CTAs: rank r sums the units [u0, u1) of the
 // accumulators (kUnit consecutive registers each) that splitk_reduce would give it. Each rank
@@ -483,16 +500,7 @@ __device__ __forceinline__ void global_split_reduce(float (&acc)[kRegs], const W
     if (u >= u0 && u < u1) continue;
     __stcg(mine + q * kThreads, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
   }
-  sync();
-  if (tid == 0) {
-    unsigned long long* const count = split_count(wp, tile);
-    mark(0);
-    const unsigned long long target = count_arrival(count, s);
-    mark(1);
-    wait_count(count, target);
-    mark(2);
-  }
-  sync();  // every peer's slot written and visible (the acquire above, then the barrier)
+  split_count_wait(wp, tile, s, tid, sync, mark);
   // The peers' values for this rank's share, kPeerBatch peers' loads in flight at once (P133: one
   // peer at a time, gemm 128x4096x7168's 3 peers were 3 dependent L2 round trips), added in rank
   // order as before (the same sums whichever rank finishes first). (Every load of the share in
@@ -783,12 +791,7 @@ __device__ __forceinline__ void pair_split_reduce(float (&acc)[kRegs], uint8_t* 
     __stcg(mine + q * kThreads, make_float4(lower ? own[hi] : own[lo], lower ? own[hi + 1] : own[lo + 1],
                                             lower ? own[hi + 2] : own[lo + 2], lower ? own[hi + 3] : own[lo + 3]));
   }
-  sync();
-  if (tid == 0) {
-    unsigned long long* const count = split_count(wp, tile);
-    wait_count(count, count_arrival(count, 4));
-  }
-  sync();  // the other pair's quarter written and visible
+  split_count_wait(wp, tile, 4, tid, sync, [](int) {});  // the other pair's quarter written and visible
   float4 v[kQuarter / 4];
 #pragma unroll
   for (int q = 0; q < kQuarter / 4; ++q) v[q] = __ldcg(other + q * kThreads);
