@@ -6,9 +6,8 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify tests ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify)  # as planned and with the tokens forced fused (2 x 128)
       verify_gemms $NEW "$OUT" default "decoded in the main launch"
       verify_gemms $NEW "$OUT" fused "decoded in the main launch" NVFP4_PERSISTENT_TOKENS=fused NVFP4_PERSISTENT_CTA=2x128 ;;
@@ -16,4 +15,5 @@ for step in ${STEPS:-verify tests ab}; do
       gpu_tests_run "$OUT" "${TESTS:-Variants.FusedTokensRelaunch:Variants.GlobalSplitRelaunch:Variants.TokenModes:Variants.Gemm:Variants.GroupGemm:Variants.StreamTokensRelaunch:Variants.PersistentEveryIssuerCount:Variants.PersistentGroupRoleLoops:Variants.WideFusedTokensRelaunch}" ;;
     ab) ab_problems "$OUT" ab "gemm group_gemm" base=$BASE new=$NEW ;;
   esac
-done
+}
+run_steps "verify tests ab"

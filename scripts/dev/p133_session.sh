@@ -6,12 +6,12 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) verify_gemms $NEW "$OUT" p133 "partial sums through L2" ;;
     ab) ab_problems "$OUT" ab gemm base=$BASE new=$NEW ;;
     tests) gpu_tests_run "$OUT" 'Variants.Gemm:Variants.GlobalSplitRelaunch' ;;
     report) default_report $NEW "$OUT" default ;;
   esac
-done
+}
+run_steps "verify ab"

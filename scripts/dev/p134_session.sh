@@ -7,9 +7,8 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) verify_gemms $NEW "$OUT" p134 "partial sums through L2"
       for n in 2 3 5 8; do verify_configs $NEW "$OUT" "s$n" "partial sums through L2" gemm \
         "configs/gpumode/gemm.json configs/gemm_edges.json" NVFP4_PERSISTENT_REDUCE=global NVFP4_PERSISTENT_SPLITS=$n; done ;;
@@ -24,4 +23,5 @@ for step in ${STEPS:-verify ab}; do
     trace) trace_run "$OUT" gemm4096 gemm 128x4096x7168 ;;
     report) default_report $NEW "$OUT" default ;;
   esac
-done
+}
+run_steps "verify ab"

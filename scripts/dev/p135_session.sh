@@ -6,13 +6,13 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) verify_configs $NEW "$OUT" p135 "handed out by cost" group_gemm \
       "configs/gpumode/group_gemm.json configs/smoke.json configs/default.json" ;;
     ab) ab_problems "$OUT" ab group_gemm base=$BASE new=$NEW ;;
     tests) gpu_tests_run "$OUT" 'Variants.*:Plugin.*:Harness.*' 500 ;;
     report) default_report $NEW "$OUT" default ;;
   esac
-done
+}
+run_steps "verify ab"

@@ -9,9 +9,8 @@ session_args "$@"
 A=0.560,0.619,0.683,0.751,0.816,0.943,1.0,4
 B=0.60,0.65,0.683,0.745,0.80,0.943,1.0,5
 C=0.635,0.687,0.683,0.743,0.787,0.943,1.0,4
-for step in ${STEPS:-verify ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) for p in $A $C; do verify_configs $NEW "$OUT" "p$p" "handed out by cost" group_gemm \
       "configs/gpumode/group_gemm.json configs/smoke.json" NVFP4_PERSISTENT_MIXED_PRICES=$p; done ;;
     ab) ab_problems "$OUT" ab group_gemm base=$BASE new=$NEW pA=$NEW:NVFP4_PERSISTENT_MIXED_PRICES=$A \
@@ -19,4 +18,5 @@ for step in ${STEPS:-verify ab}; do
     tests) gpu_tests_run "$OUT" 'Variants.PersistentRejectsBadKnobs:Variants.GroupGemm:Variants.PersistentGroupNarrowAndBalance:Variants.CutUnitsRelaunch' ;;
     report) default_report $NEW "$OUT" default ;;
   esac
-done
+}
+run_steps "verify ab"

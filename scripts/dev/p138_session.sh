@@ -6,20 +6,15 @@
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for step in ${STEPS:-verify ab}; do
-  echo "==== $step"
-  case $step in
+step() {
+  case $1 in
     verify) verify_gemms $NEW "$OUT" pairs "after pairs" NVFP4_PERSISTENT_PAIRS=1
       verify_configs $NEW "$OUT" s4 "after pairs" gemm "configs/gemm_edges.json configs/smoke.json" \
         NVFP4_PERSISTENT_PAIRS=1 NVFP4_PERSISTENT_REDUCE=global NVFP4_PERSISTENT_SPLITS=4 ;;
     ab) ab_problems "$OUT" ab gemm base=$BASE new=$NEW pairs=$NEW:NVFP4_PERSISTENT_PAIRS=1 ;;
     tests) NVFP4_PERSISTENT_PAIRS=1 gpu_tests_run "$OUT" 'Variants.Gemm:Variants.GlobalSplitRelaunch:Variants.PersistentRejectsBadKnobs' ;;
-    sanitize)
-      for tool in memcheck racecheck synccheck; do
-        NVFP4_PERSISTENT_PAIRS=1 NVFP4_PERSISTENT_REDUCE=global NVFP4_PERSISTENT_SPLITS=4 timeout 200 compute-sanitizer \
-          --tool $tool --error-exitcode 9 $NEW --problem gemm --shape 128x1024x2048 --variant persistent --verify-only \
-          --quiet --json "$OUT/san.json" >"$OUT/$tool.txt" 2>&1
-        echo "$tool exit $? $(grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|Internal|plan" "$OUT/$tool.txt" | tail -n 1)"
-      done ;;
+    sanitize) sanitize_run $NEW "$OUT" gemm 128x1024x2048 NVFP4_PERSISTENT_PAIRS=1 NVFP4_PERSISTENT_REDUCE=global \
+      NVFP4_PERSISTENT_SPLITS=4 ;;
   esac
-done
+}
+run_steps "verify ab"
