@@ -3,11 +3,10 @@
 #   group_verify BIN OUT MARKER MODE [VAR=VALUE ...]
 # verify-only of every group_gemm case of the gpu-mode config, gemm_edges and smoke with the
 # variables set (none: as planned), printing per config the exit code, the statuses and how many
-# plans contain MARKER (the change's plan text): session_lib.sh's verify_configs.
+# plans contain MARKER (the change's plan text): session_lib.sh's verify_groups, arguments in this order.
 . "$(dirname "${BASH_SOURCE[0]}")/session_lib.sh"
 group_verify() {
   local bin=$1 out=$2 marker=$3 mode=$4
   shift 4
-  verify_configs "$bin" "$out" "$mode" "$marker" group_gemm \
-    "configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json" "$@"
+  verify_groups "$bin" "$out" "$mode" "$marker" "$@"
 }

@@ -15,8 +15,8 @@
 #                                             verify_configs on the gpu-mode gemm and group_gemm configs,
 #                                             gemm_edges and smoke, for gemm and group_gemm
 #   verify_groups BIN OUT MODE MARKER [VAR=VALUE ...]
-#                                             verify_configs on the gpu-mode group_gemm config, smoke and
-#                                             gemm_edges, for group_gemm
+#                                             verify_configs on the gpu-mode group_gemm config, gemm_edges
+#                                             and smoke, for group_gemm
 #   sanitize_run BIN OUT PROBLEM SHAPE [VAR=VALUE ...]
 #                                             compute-sanitizer memcheck, racecheck and synccheck of
 #                                             `persistent` (verify-only) on one shape: per tool the exit
@@ -64,7 +64,7 @@ verify_gemms() {
 }
 verify_groups() {
   verify_configs "$1" "$2" "$3" "$4" group_gemm \
-    "configs/gpumode/group_gemm.json configs/smoke.json configs/gemm_edges.json" "${@:5}"
+    "configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json" "${@:5}"
 }
 sanitize_run() {
   local bin=$1 out=$2 prob=$3 shape=$4 tool
