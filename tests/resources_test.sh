@@ -4,8 +4,9 @@
 # wgmma ones without ptxas serializing their wgmma groups (C7511 or C7512 "wgmma.mma_async instructions are serialized",
 # printed when the consumers' registers do not fit, or C7513, when a non-wgmma instruction defines a
 # wgmma's input inside the pipeline, e.g. a per-thread predicate on an mbarrier arrive in the K
-# loop: every wgmma then waits for the previous one, and the kernel still passes every
-# correctness test). docs/perf-notes.md (P5) has the story.
+# loop, or C7515, when one defines an accumulator there, e.g. two K loops one after the other:
+# every wgmma then waits for the previous one, and the kernel still passes every correctness test;
+# any "wgmma.mma_async instructions are serialized" line fails). docs/perf-notes.md (P5, P146).
 # Run by CTest (label host): bash tests/resources_test.sh <nvcc> <source dir>
 set -u
 NVCC=${1:-nvcc}
@@ -20,8 +21,9 @@ for f in kernels/gemm/persistent.cu kernels/dual_gemm/persistent.cu kernels/grou
     -Xptxas=-v -c "$ROOT/$f" -o /dev/null 2>&1)
   if [ $? -ne 0 ]; then echo "resources: $f does not compile:"; echo "$out"; bad=$((bad + 1)); continue; fi
   before=$bad
-  if grep -qE "C751[123]" <<<"$out"; then
-    echo "resources: $f: ptxas serializes wgmma:"; grep -E "C751[123]" <<<"$out"; bad=$((bad + 1))
+  if grep -qE "C75[0-9][0-9]|instructions are serialized" <<<"$out"; then
+    echo "resources: $f: ptxas serializes wgmma:"; grep -E "C75[0-9][0-9]|instructions are serialized" <<<"$out"
+    bad=$((bad + 1))
   fi
   if grep -E "[1-9][0-9]* bytes spill (stores|loads)" <<<"$out"; then
     echo "resources: $f spills to local memory"; bad=$((bad + 1))
