@@ -89,9 +89,11 @@ namespace nvfp4::gemm::wg {
 enum TraceSlot : int {
   kTrEntry,          // thread 0 at entry
   kTrConsumerStart,  // consumer 0 after its setmaxnreg
-  kTrShareStored,    // consumer 0: its fused share stored (before the consumers' barrier)
-  kTrShareSynced,    // consumer 0: every consumer's share stored
-  kTrCounted,        // the CTA's count returned (consumer 0, or the token warp)
+  kTrShareStored,    // consumer 0: its fused share stored (before the consumers' barrier); decoder-CTA
+                     // plans: its local tokens decoded and stored (their loads landed)
+  kTrShareSynced,    // consumer 0: every consumer's share (decoder-CTA plans: local tokens) stored
+  kTrCounted,        // the CTA's count returned (consumer 0, or the token warp); decoder-CTA plans:
+                     // consumer 0's local loads issued (at entry in gemm's kernel: then after them)
   kTrTokWait,        // token warp: every CTA counted
   kTrTokFirst,       // token warp: first copy issued
   kTrWFirst,         // weights warp: first copy issued
@@ -954,10 +956,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   if constexpr (kStream) {
     if (stream_local_steps > 0) {  // the first unit's first steps' tokens, into ring stages 0.. (P105)
       if (kEarlyFetch ? local_steps > 0 : fetch_local()) {
+        if (ctid == 0) NVFP4_STAMP(kTrCounted);  // (trace builds: the local loads issued)
         local.store(local_steps, sm90::smem_addr(ring), kStageBytes, ctid);
+        if (ctid == 0) NVFP4_STAMP(kTrShareStored);  // (its loads landed and decoded)
         sm90::fence_proxy_async_smem();  // the stores, then wgmma's reads of them
       }
       consumers_sync();
+      if (ctid == 0) NVFP4_STAMP(kTrShareSynced);
     }
   }
   // The consumer's place in the ring, as shared-memory addresses that advance with the stage: its

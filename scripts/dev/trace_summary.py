@@ -15,7 +15,7 @@ import sys
 # gemm_wgmma.cuh TraceSlot, in order; then, from UNITS_AT, UNIT_SLOTS slots for each of a CTA's
 # first UNITS units (TraceUnitSlot): next_work returned, first stage full, K loop done,
 # group | width << 8, epilogue start, stores issued, the previous unit's held stage freed.
-SLOTS = ["entry", "consumer start", "share stored", "share synced", "counted", "tokens: all counted",
+SLOTS = ["entry", "consumer start", "share/local stored", "share/local synced", "counted/local issued", "tokens: all counted",
          "tokens: first copy", "weights: first copy", "weights: held released", "done", "weights: next_work",
          "weights: set-up", "epilogue: summed", "split: stored", "split: counted", "split: all ranks counted"]
 UNITS_AT, UNITS, UNIT_SLOTS = len(SLOTS), 8, 8
