@@ -9,13 +9,7 @@ session_args "$@"
 step() {
   case $1 in
     verify) verify_gemms $NEW "$OUT" new "K steps by itself"
-      for lg in 1 2; do
-        for tma in 0 1; do
-          verify_configs $NEW "$OUT" "stream-lg$lg-t$tma" "K steps by itself" "gemm group_gemm" \
-            "configs/gpumode/gemm.json configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json" \
-            NVFP4_PERSISTENT_TOKENS=stream NVFP4_PERSISTENT_LOCAL_GROUPS=$lg NVFP4_PERSISTENT_LOCAL_TMA=$tma
-        done
-      done ;;
+      verify_local_modes $NEW "$OUT" NVFP4_PERSISTENT_LOCAL_TMA "K steps by itself" ;;
     tests) gpu_tests_run "$OUT" 'Variants.Gemm:Variants.GroupGemm:Variants.StreamTokensRelaunch:Variants.TokenModes:Variants.PersistentRejectsBadKnobs' 400 ;;
     sanitize) sanitize_run $NEW "$OUT" group_gemm 40x512x512,200x768x1024,1x256x256 NVFP4_PERSISTENT_TOKENS=stream
       sanitize_run $NEW "$OUT" gemm 200x768x2048 NVFP4_PERSISTENT_TOKENS=stream NVFP4_PERSISTENT_LOCAL_GROUPS=2 ;;
