@@ -117,6 +117,8 @@ enum TraceSlot : int {
 };
 // A unit's slots (kTrUnits + kTrUnitSlots u + ...).
 enum TraceUnitSlot : int { kTuNextWork, kTuFirstFull, kTuLoopEnd, kTuInfo, kTuEpilogue, kTuStored, kTuHeldFreed };
+// Slot `slot` of unit u.
+constexpr int unit_slot(int u, TraceUnitSlot slot) { return kTrUnits + kTrUnitSlots * u + slot; }
 #if NVFP4_TRACE
 __device__ unsigned long long* g_trace;
 #define NVFP4_STAMP(slot)                                                     \
@@ -986,12 +988,12 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   while (next_work<kParts>(sched, wp, cur, tile)) {
 #if NVFP4_TRACE
     if (ctid == 0 && traced_units < kTraceUnits) {
-      NVFP4_STAMP(kTrUnits + kTrUnitSlots * traced_units + kTuNextWork);
+      NVFP4_STAMP(unit_slot(traced_units, kTuNextWork));
       if (g_trace != nullptr) {
         int width = T;
         if constexpr (kNarrow)
           width = narrow_width(static_cast<int>(sched.entry(tile.group).args.m) - tile.m0, sched.narrow, C, T);
-        g_trace[blockIdx.x * kTraceSlots + kTrUnits + kTrUnitSlots * traced_units + kTuInfo] =
+        g_trace[blockIdx.x * kTraceSlots + unit_slot(traced_units, kTuInfo)] =
             static_cast<unsigned long long>(tile.group) | static_cast<unsigned long long>(width) << 8;
       }
     }
@@ -1013,7 +1015,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       sm90::mbar_arrive(held_empty);
       held_empty = 0;
 #if NVFP4_TRACE
-      if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * traced_units + kTuHeldFreed);
+      if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(unit_slot(traced_units, kTuHeldFreed));
 #endif
     }
     uint32_t prev_empty = 0;  // `empty` of the previous K step's stage, freed once its last slice is done
@@ -1025,7 +1027,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
 #if NVFP4_TRACE_FIRST_FULL
         // Only where asked for: this stamp changes the K loop's code, and with it the trace build's
         // K steps ran ~10 % slower than a report build's (docs/perf-notes.md P141).
-        if (i == 0 && ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * traced_units + kTuFirstFull);
+        if (i == 0 && ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(unit_slot(traced_units, kTuFirstFull));
 #endif
         const StepWeights x = load_step<NB, C, T>(w_s, sf_s);
 #pragma unroll
@@ -1078,7 +1080,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     sm90::wgmma_wait<0>();
     sm90::fence_regs(acc);
 #if NVFP4_TRACE
-    if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * traced_units + kTuLoopEnd);
+    if (ctid == 0 && traced_units < kTraceUnits) NVFP4_STAMP(unit_slot(traced_units, kTuLoopEnd));
     ++traced_units;
 #endif
     // The CTA's last tile: nothing more is loaded into the ring, so once every consumer is done
@@ -1126,7 +1128,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     // reuse it, the held tile its last stage.
     if (splits > 1 || staged || kHeldPath) consumers_sync();
 #if NVFP4_TRACE
-    if (ctid == 0 && traced_units <= kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * (traced_units - 1) + kTuEpilogue);
+    if (ctid == 0 && traced_units <= kTraceUnits) NVFP4_STAMP(unit_slot(traced_units - 1, kTuEpilogue));
 #endif
     OutView out;  // read after the main loop, where registers are free
     {
@@ -1197,7 +1199,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         held_empty = prev_empty;
       }
 #if NVFP4_TRACE
-      if (ctid == 0 && traced_units <= kTraceUnits) NVFP4_STAMP(kTrUnits + kTrUnitSlots * (traced_units - 1) + kTuStored);
+      if (ctid == 0 && traced_units <= kTraceUnits) NVFP4_STAMP(unit_slot(traced_units - 1, kTuStored));
 #endif
     };
     // Any share of the whole accumulator array (pulled or unsplit)...
