@@ -12,6 +12,7 @@ set -u
 NVCC=${1:-nvcc}
 ROOT=${2:-$(dirname "$0")/..}
 bad=0
+serialized="C75[0-9][0-9]|instructions are serialized"  # ptxas's messages that it serialized wgmma
 # The wgmma kernels (spills and serialized wgmma) and the mma.sync / CUDA-core GEMM-family kernels
 # (spills: issue 10 asks that `tensor-core` has none; `vectorized` sits at 128 registers too).
 for f in kernels/gemm/persistent.cu kernels/dual_gemm/persistent.cu kernels/group_gemm/persistent.cu \
@@ -21,9 +22,8 @@ for f in kernels/gemm/persistent.cu kernels/dual_gemm/persistent.cu kernels/grou
     -Xptxas=-v -c "$ROOT/$f" -o /dev/null 2>&1)
   if [ $? -ne 0 ]; then echo "resources: $f does not compile:"; echo "$out"; bad=$((bad + 1)); continue; fi
   before=$bad
-  if grep -qE "C75[0-9][0-9]|instructions are serialized" <<<"$out"; then
-    echo "resources: $f: ptxas serializes wgmma:"; grep -E "C75[0-9][0-9]|instructions are serialized" <<<"$out"
-    bad=$((bad + 1))
+  if grep -qE "$serialized" <<<"$out"; then
+    echo "resources: $f: ptxas serializes wgmma:"; grep -E "$serialized" <<<"$out"; bad=$((bad + 1))
   fi
   if grep -E "[1-9][0-9]* bytes spill (stores|loads)" <<<"$out"; then
     echo "resources: $f spills to local memory"; bad=$((bad + 1))
