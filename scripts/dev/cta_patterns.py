@@ -14,20 +14,20 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_summary import DONE, UNIT_SLOTS, UNITS, UNITS_AT, launches  # noqa: E402
+from trace_summary import DONE, UNITS, last_launch, unit_stamps  # noqa: E402
 
 
 def main():
-    rows = None
-    for _, rows in launches(sys.argv[1]):
-        pass
+    rows = last_launch(sys.argv[1])
     t0 = min(v[0] for v in rows if v[0])
     pats = defaultdict(list)
     ctas = []
     for b, v in enumerate(rows):
+        if not v[DONE]:  # a CTA with no unit (a decoder CTA) stores no output
+            continue
         units = []
         for u in range(UNITS):
-            s, f, e, gw = v[UNITS_AT + UNIT_SLOTS * u: UNITS_AT + UNIT_SLOTS * u + 4]
+            s, f, e, gw = unit_stamps(v, u)[:4]
             if not s or not e:
                 break
             units.append((gw >> 8, (e - t0) / 1000))

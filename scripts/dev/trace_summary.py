@@ -39,6 +39,20 @@ def launches(path):
         yield plan, cur
 
 
+def last_launch(path):
+    """The CTAs' slot values of the file's last launch."""
+    rows = None
+    for _, rows in launches(path):
+        pass
+    return rows
+
+
+def unit_stamps(v, u):
+    """Unit u's TraceUnitSlot values (next_work, first full, loop end, group | width << 8, epilogue,
+    stored, held freed) in one CTA's slot values v."""
+    return v[UNITS_AT + UNIT_SLOTS * u: UNITS_AT + UNIT_SLOTS * u + 7]
+
+
 def main():
     for plan, ctas in launches(sys.argv[1]):
         t0 = min(v[0] for v in ctas if v[0])

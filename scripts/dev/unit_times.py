@@ -7,11 +7,11 @@
 Reads the per-unit slots (gemm_wgmma.cuh kTrUnits and TraceUnitSlot, trace_summary.UNITS_AT) of the
 file's last launch and prints, per width and per place in the CTA's run (first, middle, last), the
 medians over units of: wait (next_work to first full, where the build stamps it:
-NVFP4_TRACE_FIRST_FULL), of which held (next_work to the previous
-unit's held stage freed, group_gemm's held path), K loop (first full to loop done), run (next_work to loop done), tail (loop done
-to the next unit's next_work, or to the CTA's done stamp for its last unit), of which sync (loop
-done to the epilogue's start) and store (epilogue start to stores issued), and the whole unit
-(next_work to the next one, or to done).
+NVFP4_TRACE_FIRST_FULL), of which held (next_work to the previous unit's held stage freed,
+group_gemm's held path), K loop (first full to loop done), run (next_work to loop done), tail
+(loop done to the next unit's next_work, or to the CTA's done stamp for its last unit), of which
+sync (loop done to the epilogue's start) and store (epilogue start to stores issued), and the
+whole unit (next_work to the next one, or to done).
 """
 import os
 import statistics
@@ -19,20 +19,18 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trace_summary import DONE, UNIT_SLOTS, UNITS, UNITS_AT, launches  # noqa: E402
+from trace_summary import DONE, UNIT_SLOTS, UNITS, UNITS_AT, last_launch, unit_stamps  # noqa: E402
 
 
 def main():
-    rows = None
-    for _, rows in launches(sys.argv[1]):
-        pass  # the file's last launch
+    rows = last_launch(sys.argv[1])
     by = defaultdict(lambda: defaultdict(list))
     for v in rows:
         if len(v) < UNITS_AT + UNIT_SLOTS * UNITS:
             sys.exit("no per-unit epilogue slots in this trace (a build before TraceUnitSlot)")
         units = []
         for u in range(UNITS):
-            s, f, e, gw, ep, st, hf = v[UNITS_AT + UNIT_SLOTS * u: UNITS_AT + UNIT_SLOTS * u + 7]
+            s, f, e, gw, ep, st, hf = unit_stamps(v, u)
             if s == 0 or e == 0:
                 break
             units.append((s, f, e, gw, ep, st, hf))
