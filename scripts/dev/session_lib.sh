@@ -14,8 +14,7 @@
 #   verify_gemms BIN OUT MODE MARKER [VAR=VALUE ...]
 #                                             verify_configs on the gpu-mode gemm and group_gemm configs,
 #                                             gemm_edges and smoke, for gemm and group_gemm
-#   verify_local_modes BIN OUT KNOB MARKER   verify_configs on the gpu-mode gemm and group_gemm configs, gemm_edges
-#                                             and smoke with the tokens forced to decoder CTAs, at 4 and 8
+#   verify_local_modes BIN OUT KNOB MARKER   verify_gemms with the tokens forced to decoder CTAs, at 4 and 8
 #                                             local steps, with KNOB=0 and KNOB=1 (P146, P148)
 #   verify_groups BIN OUT MODE MARKER [VAR=VALUE ...]
 #                                             verify_configs on the gpu-mode group_gemm config, gemm_edges
@@ -69,9 +68,8 @@ verify_local_modes() {
   local bin=$1 out=$2 knob=$3 marker=$4 lg v
   for lg in 1 2; do
     for v in 0 1; do
-      verify_configs "$bin" "$out" "stream-lg$lg-$v" "$marker" "gemm group_gemm" \
-        "configs/gpumode/gemm.json configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json" \
-        NVFP4_PERSISTENT_TOKENS=stream NVFP4_PERSISTENT_LOCAL_GROUPS=$lg "$knob=$v"
+      verify_gemms "$bin" "$out" "stream-lg$lg-$v" "$marker" NVFP4_PERSISTENT_TOKENS=stream \
+        NVFP4_PERSISTENT_LOCAL_GROUPS=$lg "$knob=$v"
     done
   done
 }
