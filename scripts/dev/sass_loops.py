@@ -78,11 +78,11 @@ def k_loops(lines):
 
 
 def short(name):
-    m = re.search(r"ILi(\d+)ELi(\d+)ELi(\d+)EN\S*?(Single|Group)\S*?E+Lb(\d)ELb(\d)ELb(\d)", name)
+    m = re.search(r"ILi(\d+)ELi(\d+)ELi(\d+)EN\S*?(Single|Group)\S*?E+Lb(\d)ELb(\d)ELb(\d)E(?:Lb(\d)E)?", name)
     if not m:
         return name[:80]
-    nb, c, t, sched, glob, fused, stream = m.groups()
-    flags = [f for f, on in (("global", glob), ("fused", fused), ("stream", stream)) if on == "1"]
+    nb, c, t, sched, glob, fused, stream, even = m.groups()
+    flags = [f for f, on in (("global", glob), ("fused", fused), ("stream", stream), ("even", even)) if on == "1"]
     return f"{sched} NB={nb} {c}x{t}" + (" " + ",".join(flags) if flags else "")
 
 
@@ -96,7 +96,9 @@ def main():
             if loops:
                 print(f"{short(name)}: " + ", ".join(f"n{w} {n} lines {h}" for n, _, w, h in loops))
         return
-    base, new = builds
+    # Kernels matched by their template arguments (short()), so that a new template parameter with
+    # its default keeps them comparable.
+    base, new = ({short(k): v for k, v in b.items()} for b in builds)
     for name, lines in base.items():
         a = {x[2]: x for x in k_loops(lines)}  # by wgmma width (one K loop per width)
         if not a:
@@ -110,7 +112,7 @@ def main():
         added = [w for w in b if w not in a]
         if added:
             detail += "  new loops: " + ", ".join(f"n{w}" for w in sorted(added))
-        print(f"{verdict:5} {short(name)}{detail}")
+        print(f"{verdict:5} {name}{detail}")
 
 if __name__ == "__main__":
     main()
