@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # GPU-machine probe of docs/perf-notes.md P160: the K-step time of group_gemm's 2 x 128 units by
-# wgmma width (64, 96, 128), from the trace build's per-unit stamps on G=2 [192,320] with its partly
-# filled tiles at 64 (default) and forced to 96 (NVFP4_PERSISTENT_NARROW=96):
+# wgmma width, from the trace build's per-unit stamps on G=2 [192,320] (64 and 128 wide), by default
+# and with NVFP4_PERSISTENT_NARROW=96 (which, as run, left its 64-live tiles at 64: the same widths;
+# the 96-wide figure came from G=2 [224,352], results/2026-11-29_nvidia-h200_2e2fb82_p160-widths.txt):
 #   scripts/dev/p160_probe.sh OUT
 set -uo pipefail
 . "$(dirname "$0")/session_lib.sh"

@@ -114,5 +114,6 @@ def main():
             detail += "  new loops: " + ", ".join(f"n{w}" for w in sorted(added))
         print(f"{verdict:5} {name}{detail}")
 
+
 if __name__ == "__main__":
     main()
