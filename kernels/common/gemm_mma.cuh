@@ -34,6 +34,7 @@
 
 #include <cuda_fp16.h>
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -49,7 +50,38 @@
 #include "gemm_tokens.cuh"
 #include "occupancy_cost.hpp"
 
+// Probe builds only (-DNVFP4_TRACE=1, CMake NVFP4BENCH_TRACE=ON; never in a report's build): thread
+// 0 of each CTA stamps %globaltimer at the points of MmaTraceSlot, and the runner appends the last
+// launch's stamps to $NVFP4_TRACE_OUT ("plan|s0,s1,..." per CTA, ns) when it goes away.
+#ifndef NVFP4_TRACE
+#define NVFP4_TRACE 0
+#endif
 namespace nvfp4::gemm::mma {
+enum MmaTraceSlot : int {
+  kMtEntry,        // kernel entry
+  kMtShareStored,  // fused plans: the CTA's token share stored (before the CTA barrier)
+  kMtCounted,      // fused plans: every CTA counted (the wait returned)
+  kMtFirstFull,    // the first K step's stage full (its wait returned)
+  kMtLoopEnd,      // the K loop done (before the closing barrier)
+  kMtLoopSynced,   // every warp's K loop done
+  kMtFolded,       // KH = 2: the two K halves added (fold_halves)
+  kMtSummed,       // the outputs summed (after any split-K exchange), before they are staged
+  kMtStored,       // the CTA's outputs stored
+  kMtSlots
+};
+#if NVFP4_TRACE
+__device__ unsigned long long* g_mma_trace;
+#define NVFP4_MMA_STAMP(slot)                                             \
+  do {                                                                    \
+    if (threadIdx.x == 0 && g_mma_trace != nullptr) {                     \
+      unsigned long long t_;                                              \
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));              \
+      g_mma_trace[blockIdx.x * ::nvfp4::gemm::mma::kMtSlots + (slot)] = t_; \
+    }                                                                     \
+  } while (0)
+#else
+#define NVFP4_MMA_STAMP(slot) ((void)0)
+#endif
 
 inline constexpr int kTokens = 128;  // tokens per CTA (MMA N)
 inline constexpr int kBK = 64;       // K per stage
@@ -59,12 +91,18 @@ inline constexpr int kUnit = 8;    // registers of one n8 tile (both m16 tiles):
 
 // The CTA of W warps (4 or 8), each 32 weight rows x all 128 tokens: W = 4 runs 2 CTAs per SM,
 // W = 8 one, whose 8 warps share each token tile (half the token copies per SM and K step).
-template <int W>
+// KH = 2 (W = 8, gemm: docs/perf-notes.md P161): the 8 warps hold 128 weight rows, each K step's
+// two K halves (k16 steps 0-1 and 2-3) computed by warps w and w + 4 of the same 32 rows, whose
+// two partial sums the epilogue adds through shared memory (fold_halves): one CTA per SM with two
+// warps per scheduler, where the 4-warp CTA alone on its SM has one.
+template <int W, int KH = 1>
 struct Geometry {
   static_assert(W == 4 || W == 8, "4 or 8 warps");
+  static_assert(KH == 1 || (KH == 2 && W == 8), "K halves: 8 warps");
   static constexpr int kWarps = W;
+  static constexpr int kKHalves = KH;
   static constexpr int kThreads = 32 * W;
-  static constexpr int kSlots = 32 * W;                  // weight rows per CTA (MMA M)
+  static constexpr int kSlots = 32 * W / KH;             // weight rows per CTA (MMA M)
   static constexpr int kCtasPerSm = 8 / W;
   static constexpr int kStages = W == 4 ? 4 : 8;         // W = 8: the split-K exchange needs 128 KB of ring; a power of 2
   static constexpr int kWBytes = kSlots * kBK / 2;      // 32-byte rows
@@ -77,7 +115,8 @@ struct Geometry {
   static constexpr int kBarBytes = W == 8 ? 2 * kStages * 8 : 0;   // the stream-K kernel's ring mbarriers, past that
   static constexpr int kSmemBytes = kRingBytes + kParkBytes + kBarBytes;
   static constexpr int kTokRowsPerPass = kThreads / 8;  // token rows one pass of 16-byte copies covers
-  static_assert(kThreads * kRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
+  static constexpr int kOutRegs = kRegs / KH;  // accumulators per thread after fold_halves
+  static_assert(kThreads * kOutRegs * 4 <= kSmemBytes, "the split-K exchange reuses the stage buffers");
   static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned (the token tile's swizzle)");
 };
 using Narrow = Geometry<4>;
@@ -98,9 +137,10 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t addr, uint32_t& r0, uint32_
                : "r"(addr));
 }
 
-template <int NB, int W = 4>
-struct Kernel : Geometry<W> {
-  using G = Geometry<W>;
+template <int NB, int W = 4, int KH = 1>
+struct Kernel : Geometry<W, KH> {
+  using G = Geometry<W, KH>;
+  static_assert(KH == 1 || NB == 1, "K halves: gemm");
   using G::kRingBytes, G::kSfBytes, G::kSlots, G::kSmemBytes, G::kStageBytes, G::kStages, G::kThreads, G::kWBytes;
   using Slots = SlotMap<NB, 16>;
 
@@ -124,7 +164,7 @@ struct Kernel : Geometry<W> {
       const int64_t row = min(int64_t{tile.n0 + Slots::row(slot)}, p.n - 1);  // rows past N read row N-1, never stored
       s.w[h] = Slots::pick(slot, p.b[0], p.b[1]) + (tile.l * p.n + row) * (p.k / 2) + (tid & 1) * 16;
     }
-    const int sslot = tid;
+    const int sslot = KH == 2 ? tid % kSlots : tid;  // KH = 2: threads kSlots.. copy no scales (load_weights)
     const int64_t srow = min(int64_t{tile.n0 + Slots::row(sslot)}, p.n - 1);
     s.sf = Slots::pick(sslot, p.sfb_blk[0], p.sfb_blk[1]) + SfGeometry{p.n, p.k / 16, p.l}.blocked_offset(srow, 0, tile.l);
     return s;
@@ -149,6 +189,11 @@ struct Kernel : Geometry<W> {
   }
   __device__ __forceinline__ static void load_weights(uint8_t* st, const Sources& src, int ks) {
     const int tid = threadIdx.x;
+    if constexpr (KH == 2) {  // one 16-byte copy per thread (slot tid >> 1, half tid & 1), the scales by warps 0-3
+      cp_async16(st + kTokBytes + tid * 16, src.w[0] + ks * (kBK / 2));
+      if (tid < kSlots) cp_async4(st + kTokBytes + kWBytes + tid * 4, src.sf + int64_t{ks} * 512);
+      return;
+    }
     if constexpr (W == 8) {  // the second source as an offset from the first (registers, as for the tokens)
       int delta = static_cast<int>(src.w[1] - src.w[0]);
       asm volatile("" : "+r"(delta));
@@ -222,11 +267,60 @@ struct Kernel : Geometry<W> {
     }
   }
 
-  // One K step (stage `st`) of this warp: its weights decoded, then its MMAs.
+  // KH = 2: K half kh (k16 steps 2 kh and 2 kh + 1) of this warp's 32 rows (rows of warp rw): only
+  // word kh of each row's packed chunk decoded (8 A registers), then those two k16 steps' 64 MMAs.
+  using AHalf = uint32_t[2][2][4];
+  __device__ __forceinline__ static void decode_half(const uint8_t* st, int rw, int kh, int lane, AHalf& a) {
+    const int g = lane >> 2, t = lane & 3;
+    const uint8_t* w = st + kTokBytes;
+    const uint8_t* sf = w + kWBytes;
+#pragma unroll
+    for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+      for (int hr = 0; hr < 2; ++hr) {
+        const int slot = rw * 32 + mt * 16 + hr * 8 + g;
+        const uint32_t pk = *reinterpret_cast<const uint32_t*>(w + slot * 32 + 8 * t + 4 * kh);
+        const __half2 sc = fp4::e4m3_to_half2_bcast(sf[slot * 4 + t]);
+        uint32_t raw[4];
+        fp4::e2m1x8_to_raw_half2x4(pk, raw);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) a[mt][hr][i] = fp4::hmul2_u32(raw[i], sc);
+      }
+  }
+  __device__ __forceinline__ static void mma_half(const uint8_t* st, const AHalf& a, float (&acc)[kRegs], int kh,
+                                                  int lane) {
+    const uint32_t tok = smem_u32(st);
+#pragma unroll
+    for (int jj = 0; jj < 2; ++jj) {  // k16 step 2 kh + jj of the chunk
+      uint32_t b[8][4];
+#pragma unroll
+      for (int pp = 0; pp < 8; ++pp) {
+        const int trow = (2 * pp + (lane >> 4)) * 8 + (lane & 7);
+        const int ch = 4 * kh + 2 * jj + ((lane >> 3) & 1);
+        ldmatrix_x4(tok + trow * 128 + ((ch ^ (trow & 7)) << 4), b[pp][0], b[pp][1], b[pp][2], b[pp][3]);
+      }
+#pragma unroll
+      for (int pp = 0; pp < 8; ++pp)
+#pragma unroll
+        for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+            mma16816(&acc[((2 * pp + h) * 2 + mt) * 4], a[mt][0][2 * jj], a[mt][1][2 * jj], a[mt][0][2 * jj + 1],
+                     a[mt][1][2 * jj + 1], b[pp][2 * h], b[pp][2 * h + 1]);
+    }
+  }
+
+  // One K step (stage `st`) of this warp: its weights decoded, then its MMAs (KH = 2: its K half).
   __device__ __forceinline__ static void compute_stage(const uint8_t* st, float (&acc)[kRegs], int warp_w, int lane) {
-    AFrags a;
-    decode_weights(st, warp_w, lane, a);
-    mma_stage(st, a, acc, lane);
+    if constexpr (KH == 2) {
+      AHalf a;
+      decode_half(st, warp_w & 3, warp_w >> 2, lane, a);
+      mma_half(st, a, acc, warp_w >> 2, lane);
+    } else {
+      AFrags a;
+      decode_weights(st, warp_w, lane, a);
+      mma_stage(st, a, acc, lane);
+    }
   }
 
 
@@ -272,13 +366,16 @@ struct Kernel : Geometry<W> {
     for (int it = 0; it < steps; ++it) {
       cp_async_wait<kStages - 2>();
       __syncthreads();
+      if (NVFP4_TRACE && it == 0) NVFP4_MMA_STAMP(kMtFirstFull);
       const int next = it + kStages - 1;
       if (next < steps) load_stage(smem + (next % kStages) * kStageBytes, src, k0 + next);
       cp_async_commit();
       compute_stage(smem + (it % kStages) * kStageBytes, acc, warp_w, lane);
     }
+    NVFP4_MMA_STAMP(kMtLoopEnd);
     cp_async_wait<0>();
     __syncthreads();  // the stage buffers are free: the split-K exchange (or the next tile) may reuse them
+    NVFP4_MMA_STAMP(kMtLoopSynced);
   }
 
   // W = 8: the ring runs on mbarriers instead of a CTA barrier every K step (docs/perf-notes.md
@@ -384,6 +481,7 @@ struct Kernel : Geometry<W> {
     for (int gi = g0; gi < gend; ++gi) {
       const int s = gi % kStages;
       sm90::mbar_wait(full + 8 * s, (gi / kStages) & 1);
+      if (NVFP4_TRACE && gi == g0) NVFP4_MMA_STAMP(kMtFirstFull);
       compute_stage(smem + s * kStageBytes, acc, warp_w, lane);
       __syncwarp();  // the warp's reads of stage s are done
       if (lane == 0) sm90::mbar_arrive(empty + 8 * s);
@@ -398,28 +496,77 @@ struct Kernel : Geometry<W> {
         cp_async_arrive(full + 8 * ns);
       }
     }
+    NVFP4_MMA_STAMP(kMtLoopEnd);
     __syncthreads();  // every warp is done with the ring: the split-K exchange may reuse it
+    NVFP4_MMA_STAMP(kMtLoopSynced);
     return gend;  // the ring's steps after this tile
+  }
+
+  // The n8 token tile of accumulator unit u (kUnit registers: one n8 tile of both m16 tiles): u
+  // itself, or (KH = 2, after fold_halves) 2 u + the warp's K half, so that a rank's units [u0, u1)
+  // are token rows [16 u0, 16 u1) in both halves of the CTA.
+  __device__ __forceinline__ static int unit_tile(int u, int warp_w) { return KH == 2 ? 2 * u + (warp_w >> 2) : u; }
+
+  // KH = 2: warps w and w + 4 hold the two K halves' sums of the same outputs; each keeps the n8
+  // tiles of its half's parity (unit_tile) and hands the others to its partner (thread tid ^
+  // kThreads / 2) through shared memory at kFoldAt, past everything the split-K reductions and the
+  // staged tile use of the ring: own[u * kUnit + i] = the two halves' sum (a + b = b + a, so either
+  // partner would get the same bits). After main_loop_ring's closing barrier; one barrier inside.
+  static constexpr int kFoldBytes = kThreads * G::kOutRegs * 4;
+  static constexpr int kFoldAt = kRingBytes - kFoldBytes;
+  __device__ __forceinline__ static void fold_halves(const float (&acc)[kRegs], uint8_t* smem, int tid,
+                                                     float (&own)[G::kOutRegs]) {
+    static_assert(KH == 2, "K halves");
+    static_assert(kFoldAt >= PartialTile<kSlots>::bytes(kTokens) &&
+                      kFoldAt >= PushReduce<kThreads, G::kOutRegs, kUnit>::recv_after(StagedTile<kSlots>::bytes(kTokens)) +
+                                     PushReduce<kThreads, G::kOutRegs, kUnit>::kRecvBytes &&
+                      kFoldAt >= kThreads * G::kOutRegs * 4 && kFoldAt % 16 == 0,
+                  "the fold area is clear of the split-K exchange and the staged tile");
+    const bool odd = tid >= kThreads / 2;
+    float4* const fold = reinterpret_cast<float4*>(smem + kFoldAt);
+#pragma unroll
+    for (int u = 0; u < G::kOutRegs / kUnit; ++u)
+#pragma unroll
+      for (int q = 0; q < kUnit / 4; ++q) {  // values selected, not addresses (no local memory)
+        const int ev = 2 * u * kUnit + 4 * q, od = ev + kUnit;
+        fold[(u * kUnit / 4 + q) * kThreads + tid] =
+            make_float4(odd ? acc[ev] : acc[od], odd ? acc[ev + 1] : acc[od + 1], odd ? acc[ev + 2] : acc[od + 2],
+                        odd ? acc[ev + 3] : acc[od + 3]);
+      }
+    __syncthreads();
+    const float4* const y = fold + (tid ^ (kThreads / 2));
+#pragma unroll
+    for (int u = 0; u < G::kOutRegs / kUnit; ++u)
+#pragma unroll
+      for (int q = 0; q < kUnit / 4; ++q) {
+        const int ev = 2 * u * kUnit + 4 * q, od = ev + kUnit, o = u * kUnit + 4 * q;
+        const float4 v = y[(u * kUnit / 4 + q) * kThreads];
+        own[o] = (odd ? acc[od] : acc[ev]) + v.x;
+        own[o + 1] = (odd ? acc[od + 1] : acc[ev + 1]) + v.y;
+        own[o + 2] = (odd ? acc[od + 2] : acc[ev + 2]) + v.z;
+        own[o + 3] = (odd ? acc[od + 3] : acc[ev + 3]) + v.w;
+      }
   }
 
   // A split tile's outputs (gemm, group_gemm; 3 or more ranks, or 2 not pushed) by output rows
   // (PartialTile, sum_rows_out: docs/perf-notes.md P66), straight to C. The ring is free (main_loop
   // drained it).
-  __device__ __forceinline__ static void reduce_rows(const float (&acc)[kRegs], uint8_t* smem, int splits,
+  // acc: kOutRegs accumulators (KH = 2: after fold_halves, unit u holding n8 tile unit_tile(u)).
+  __device__ __forceinline__ static void reduce_rows(const float (&acc)[G::kOutRegs], uint8_t* smem, int splits,
                                                      const OutView& out, const Tile& tile, int warp_w, int lane,
                                                      int tid) {
     static_assert(NB == 1, "gemm outputs");
     using Part = PartialTile<kSlots>;
     static_assert(Part::bytes(kTokens) <= kSmemBytes, "the partial tile fits in the ring");
-    const Part pt(smem, warp_w * 32, lane);
+    const Part pt(smem, (KH == 2 ? warp_w % 4 : warp_w) * 32, lane);
 #pragma unroll
-    for (int nt = 0; nt < 16; ++nt)
+    for (int u = 0; u < G::kOutRegs / kUnit; ++u)
 #pragma unroll
       for (int h = 0; h < 2; ++h)  // rows g (registers 0, 1) and g + 8 (2, 3) of m16 tiles 0 and 1
 #pragma unroll
         for (int mt = 0; mt < 2; ++mt) {
-          const float* x = &acc[(nt * 2 + mt) * 4 + 2 * h];
-          pt.block(8 * nt, 16 * mt + 8 * h, x[0], x[1]);
+          const float* x = &acc[(u * 2 + mt) * 4 + 2 * h];
+          pt.block(8 * unit_tile(u, warp_w), 16 * mt + 8 * h, x[0], x[1]);
         }
     cluster_sync();
     const int rank = static_cast<int>(sm90::cluster_rank());
@@ -447,38 +594,59 @@ struct Kernel : Geometry<W> {
     const GemmEntry& e = sched.entry(tile.group);
     const OutView out{e.args.c, e.args.m, e.args.n};
     const int tid = static_cast<int>(threadIdx.x);
-    const auto epi = [&](const float(&v)[kRegs], int u0, int u1) {
+    constexpr int kOut = G::kOutRegs;
+    const auto epi = [&](const float(&v)[kOut], int u0, int u1) {
       // The warp's outputs: tokens from the tile's first, columns from the warp's first (32 slots,
-      // 16 dual_gemm outputs).
-      const Staged st(smem, warp_w * (NB == 1 ? 32 : 16), lane);
+      // 16 dual_gemm outputs; KH = 2: warps w and w + 4 share their columns).
+      NVFP4_MMA_STAMP(kMtSummed);
+      const Staged st(smem, (KH == 2 ? warp_w % 4 : warp_w) * (NB == 1 ? 32 : 16), lane);
 #pragma unroll
-      for (int nt = 0; nt < 16; ++nt) {
-        if (nt < u0 || nt >= u1) continue;
+      for (int u = 0; u < kOut / kUnit; ++u) {
+        if (u < u0 || u >= u1) continue;
+        const int nt = unit_tile(u, warp_w);
+        const float* const x1 = &v[(u * 2) * 4];
+        const float* const x2 = &v[(u * 2 + 1) * 4];
 #pragma unroll
         for (int h = 0; h < 2; ++h) {  // rows g (accumulator registers 0, 1), rows g + 8 (2, 3)
-          const float* x1 = &v[(nt * 2) * 4 + 2 * h];
-          const float* x2 = &v[(nt * 2 + 1) * 4 + 2 * h];
           if constexpr (NB == 1) {  // m16 tiles 0 and 1: columns 8 h + g and 16 + 8 h + g
-            st.block(8 * nt, 8 * h, x1[0] * fp4::kRawScale, x1[1] * fp4::kRawScale);
-            st.block(8 * nt, 16 + 8 * h, x2[0] * fp4::kRawScale, x2[1] * fp4::kRawScale);
+            st.block(8 * nt, 8 * h, x1[2 * h] * fp4::kRawScale, x1[2 * h + 1] * fp4::kRawScale);
+            st.block(8 * nt, 16 + 8 * h, x2[2 * h] * fp4::kRawScale, x2[2 * h + 1] * fp4::kRawScale);
           } else {  // x1 from m16 tile 0 (B1 rows), x2 from tile 1 (B2 rows): column 8 h + g
-            st.block(8 * nt, 8 * h, silu_mul_fast(x1[0] * fp4::kRawScale, x2[0] * fp4::kRawScale),
-                     silu_mul_fast(x1[1] * fp4::kRawScale, x2[1] * fp4::kRawScale));
+            st.block(8 * nt, 8 * h, silu_mul_fast(x1[2 * h] * fp4::kRawScale, x2[2 * h] * fp4::kRawScale),
+                     silu_mul_fast(x1[2 * h + 1] * fp4::kRawScale, x2[2 * h + 1] * fp4::kRawScale));
           }
         }
       }
       __syncthreads();
-      st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * u0, 8 * u1, tid);
+      st.template copy_out<kThreads>(out, tile.l, tile.m0, tile.n0, 8 * KH * u0, 8 * KH * u1, tid);
       __syncthreads();
+      NVFP4_MMA_STAMP(kMtStored);
     };
     const int splits = sched.ts.splits;
     const bool push = splits == 2 && sched.ts.push;
-    if constexpr (kRows) {
-      if (splits > 1 && !push && sched.ts.rows) return reduce_rows(acc, smem, splits, out, tile, warp_w, lane, tid);
+    const auto finish = [&](float(&v)[kOut]) {
+      if constexpr (kRows) {
+        if (splits > 1 && !push && sched.ts.rows) return reduce_rows(v, smem, splits, out, tile, warp_w, lane, tid);
+      }
+      if (KH == 1 && push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
+      reduce_split<kThreads, kOut, kUnit, kSmemBytes, Staged::bytes(kTokens), KH == 2>(
+          v, smem, splits, push, red_bars, push ? red_bars + 1 : nullptr, tid, epi);
+    };
+    if constexpr (KH == 2) {
+      // The pushed exchange's receive area lies clear of the fold's (fold_halves): the peer may
+      // write it while this CTA adds its halves, so it is told now (P161: the peer's signal came
+      // ~1 us after the fold otherwise).
+      if (push) {
+        sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
+        push_announce<kThreads, kOut, kUnit>(red_bars, red_bars + 1, tid);
+      }
+      float own[kOut];
+      fold_halves(acc, smem, tid, own);
+      NVFP4_MMA_STAMP(kMtFolded);
+      finish(own);
+    } else {
+      finish(acc);
     }
-    if (push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
-    reduce_split<kThreads, kRegs, kUnit, kSmemBytes, Staged::bytes(kTokens)>(acc, smem, splits, push,
-                                                                          red_bars, push ? red_bars + 1 : nullptr, tid, epi);
   }
 };
 
@@ -494,14 +662,16 @@ template <class Sched>
 constexpr bool fused_kernel_exists() {
   return std::is_same_v<Sched, SingleScheduler>;
 }
-template <int NB, class Sched, bool kStreamK, bool kFused = false, int W = 4>
-__global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm)
+template <int NB, class Sched, bool kStreamK, bool kFused = false, int W = 4, int KH = 1>
+__global__ void __launch_bounds__(Geometry<W, KH>::kThreads, Geometry<W, KH>::kCtasPerSm)
     mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp, const TokenFuse fuse) {
   extern __shared__ __align__(128) uint8_t smem[];
-  using K = Kernel<NB, W>;
+  static_assert(KH == 1 || !kStreamK, "K halves: data-parallel");
+  using K = Kernel<NB, W, KH>;
   constexpr int kThreads = K::kThreads;
   const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   float acc[kRegs];
+  NVFP4_MMA_STAMP(kMtEntry);
   if constexpr (!kStreamK) {
     (void)wp;
     // push_reduce2's barriers (recv_full, peer_ready), initialised before the cluster's first
@@ -530,8 +700,10 @@ __global__ void __launch_bounds__(Geometry<W>::kThreads, Geometry<W>::kCtasPerSm
       const auto fused = [&] {
         decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * kThreads + threadIdx.x,
                            int64_t{gridDim.x} * kThreads);
+        NVFP4_MMA_STAMP(kMtShareStored);
         __syncthreads();
         if (threadIdx.x == 0) wait_count(fuse.arrivals, count_arrival(fuse.arrivals, gridDim.x));
+        NVFP4_MMA_STAMP(kMtCounted);
         __syncthreads();  // every thread's token copies after the wait (cp.async: the generic proxy)
       };
       if constexpr (W == 8)
@@ -618,6 +790,11 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
 // 0.93 picks the faster CTA on all seven gemm and dual_gemm benchmark shapes.
 inline constexpr double kLoneStep = 0.58;
 inline constexpr double kWideStep = 0.93;
+// The K-halves CTA (Geometry<8, 2>, gemm: 128 weight rows, one CTA per SM, two warps per
+// scheduler): its K step of 128 rows in kHalvesStep shared 4-warp steps. Before any measurement
+// (docs/perf-notes.md P161): between the 8-warp CTA's 0.465 per 128 rows (which copies half the
+// token bytes per row) and a lone 4-warp CTA's kLoneStep.
+inline constexpr double kHalvesStep = 0.50;
 inline constexpr double kSplitSteps2 = 1.0;
 inline constexpr double kSplitStepsMany = 3.5;
 inline constexpr double kPeerSteps = 1.5;
@@ -631,6 +808,7 @@ inline constexpr int kMinSplitSteps = 4;
 template <class G, class Kernel>
 std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
   constexpr bool wide = G::kCtasPerSm == 1;
+  constexpr double kStep = G::kKHalves == 2 ? kHalvesStep : kWideStep;  // one CTA per SM
   const int min_k = min_k_steps(lp);
   std::pair<int, double> best{1, 1e300};
   for (int s = 1; s <= kMaxSplits && (s == 1 || (min_k / s >= kMinSplitSteps && splits_supported())); ++s) {
@@ -639,7 +817,7 @@ std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
     const int64_t resident = resident_ctas(kernel, G::kThreads, G::kSmemBytes, s);
     if (s > 1 && t.tiles * s > resident) continue;
     const std::vector<double> steps = unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; });
-    const double run = wide ? kWideStep * occupancy_cost(steps, resident, resident, 1.0)
+    const double run = wide ? kStep * occupancy_cost(steps, resident, resident, 1.0)
                             : occupancy_cost(steps, lone_ctas(kernel, G::kThreads, G::kSmemBytes, s), resident, kLoneStep);
     const double cost = run + (s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : kSplitStepsMany);
     if (cost < best.second) best = {s, cost};
@@ -669,7 +847,8 @@ class MmaRunner final : public Runner {
     auto [splits, dp_cost] = cheapest_splits<Narrow>(narrow, kernel_of<4>());
     narrow.ts.splits = splits;
     LaunchPlan lp = narrow;
-    const std::string warps = forced_choice("NVFP4_TENSOR_CORE_WARPS", {"4", "8"});
+    // "8k": the K-halves CTA (Geometry<8, 2>, gemm only).
+    const std::string warps = forced_choice("NVFP4_TENSOR_CORE_WARPS", {"4", "8", "8k"});
     // The 8-warp CTA's plan (gemm and dual_gemm), for both the data-parallel and the stream-K choice.
     LaunchPlan wide;
     if constexpr (kWideExists) {
@@ -681,8 +860,22 @@ class MmaRunner final : public Runner {
         dp_cost = wcost;
         m_warps = 8;
       }
-    } else if (warps == "8") {
-      throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8: the 8-warp CTA runs gemm and dual_gemm only");
+    } else if (warps == "8" || warps == "8k") {
+      throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=" + warps + ": the 8-warp CTA runs gemm and dual_gemm only");
+    }
+    // The K-halves CTA (gemm), data-parallel only.
+    if constexpr (kHalvesExists) {
+      LaunchPlan halves = plan_for<8, 2>(gemms);
+      const auto [hsplits, hcost] = cheapest_splits<Geometry<8, 2>>(halves, kernel_of<8, false, 2>());
+      if (warps == "8k" || (warps.empty() && hcost < dp_cost)) {
+        lp = halves;
+        lp.ts.splits = splits = hsplits;
+        dp_cost = hcost;
+        m_warps = 8;
+        m_halves = true;
+      }
+    } else if (warps == "8k") {
+      throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8k: the K-halves CTA runs gemm only");
     }
     force_splits(lp, "NVFP4_TENSOR_CORE_SPLITS");
     if (lp.ts.splits != splits) dp_cost = 0;
@@ -692,7 +885,7 @@ class MmaRunner final : public Runner {
     // the data-parallel plan or the schedule is forced.
     StreamKPlan skp;
     int sk_warps = 4;
-    if (sched != "data") {
+    if (sched != "data" && warps != "8k") {
       if (warps != "8") {
         const int64_t resident = resident_ctas(kernel_of<4, true>(), Narrow::kThreads, Narrow::kSmemBytes, 1);
         skp = plan_stream_k(narrow, resident, kStreamKStep, kPeerSteps, kStoreSteps, "NVFP4_TENSOR_CORE_SK_CTAS");
@@ -710,11 +903,14 @@ class MmaRunner final : public Runner {
         }
       }
     }
+    if (warps == "8k" && sched == "stream-k")
+      throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8k: the K-halves CTA runs data-parallel plans only");
     const bool stream_k = skp.sk.ctas > 0 && (skp.cost < dp_cost || sched == "stream-k");
     if (stream_k) {
       lp = sk_warps == 8 ? wide : narrow;
       lp.ts.splits = 1;
       m_warps = sk_warps;
+      m_halves = false;
     }
     m_tokens = TokenWorkspace(lp, !stream_k, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
@@ -730,22 +926,39 @@ class MmaRunner final : public Runner {
     } else {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
-      m_kernel = m_warps == 8 ? kernel_of<8>() : kernel_of<4>();
+      m_kernel = m_halves ? kernel_of<8, false, 2>() : m_warps == 8 ? kernel_of<8>() : kernel_of<4>();
     }
     // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
     // itself (TokenFuse, docs/perf-notes.md P71, as `persistent`) where TokenWorkspace::wants_fused
     // says so; NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it.
     if constexpr (kWideExists) {
-      const KernelFn fused = m_warps == 8 ? mma_gemm_kernel<NB, Sched, false, true, 8> : mma_gemm_kernel<NB, Sched, false, true>;
+      const KernelFn fused = m_halves      ? fused_halves()
+                             : m_warps == 8 ? mma_gemm_kernel<NB, Sched, false, true, 8>
+                                            : mma_gemm_kernel<NB, Sched, false, true>;
       if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * threads()) && !stream_k &&
           m_blocks <= resident_ctas(fused, threads(), smem(), m_sched.ts.splits)) {
         m_tokens.fuse_into_main(stream);
         m_kernel = fused;
       }
     }
-    m_plan = work_text(lp, stream_k, m_blocks) + (m_warps == 8 ? " of 8 warps" : "") + m_tokens.plan_text();
+    m_plan = work_text(lp, stream_k, m_blocks) + (m_halves ? " of 8 warps in K halves" : m_warps == 8 ? " of 8 warps" : "") +
+             m_tokens.plan_text();
   }
   void run(cudaStream_t stream) override {
+#if NVFP4_TRACE
+    if (m_trace.get() == nullptr) {
+      m_trace = DeviceBuffer(static_cast<size_t>(m_blocks) * kMtSlots * sizeof(unsigned long long));
+      CUDA_CHECK(cudaMemsetAsync(m_trace.get(), 0, m_trace.bytes(), stream));
+    }
+    unsigned long long* const trace = m_trace.get<unsigned long long>();
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(g_mma_trace, &trace, sizeof trace, 0, cudaMemcpyHostToDevice, stream));
+    if (m_push_trace.get() == nullptr) {
+      m_push_trace = DeviceBuffer(static_cast<size_t>(m_blocks) * 3 * sizeof(unsigned long long));
+      CUDA_CHECK(cudaMemsetAsync(m_push_trace.get(), 0, m_push_trace.bytes(), stream));
+    }
+    unsigned long long* const push = m_push_trace.get<unsigned long long>();
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(g_push_trace, &push, sizeof push, 0, cudaMemcpyHostToDevice, stream));
+#endif
     m_tokens.decode(stream);
     launch_clustered(m_kernel, m_blocks, threads(), smem(), m_sched.ts.splits, stream,
                      static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan, m_tokens.fuse());
@@ -753,27 +966,63 @@ class MmaRunner final : public Runner {
   std::string plan() const override { return m_plan; }
 
  private:
-  // The kernel of W warps (W = 8: gemm and dual_gemm only): data-parallel and not fused, or stream-K.
-  template <int W, bool kStreamK = false>
+  // The K-halves CTA (Geometry<8, 2>): gemm's data-parallel kernels only.
+  static constexpr bool kHalvesExists = kWideExists && NB == 1;
+  // The kernel of W warps (W = 8: gemm and dual_gemm only; KH = 2: gemm only): data-parallel and
+  // not fused, or stream-K.
+  template <int W, bool kStreamK = false, int KH = 1>
   static KernelFn kernel_of() {
-    if constexpr (W == 8 && kWideExists)
+    if constexpr (KH == 2 && kHalvesExists && !kStreamK)
+      return mma_gemm_kernel<NB, Sched, false, false, 8, 2>;
+    else if constexpr (W == 8 && kWideExists)
       return mma_gemm_kernel<NB, Sched, kStreamK, false, 8>;
     else
       return mma_gemm_kernel<NB, Sched, kStreamK>;
   }
-  template <int W>
+  static KernelFn fused_halves() {
+    if constexpr (kHalvesExists)
+      return mma_gemm_kernel<NB, Sched, false, true, 8, 2>;
+    else
+      return nullptr;
+  }
+  template <int W, int KH = 1>
   static LaunchPlan plan_for(const std::vector<GemmArgs>& gemms) {
-    using G = Geometry<W>;
-    return plan_launch(kernel_of<W>(), G::kThreads, G::kSmemBytes, gemms, kTokens, G::kSlots / NB, kBK, kMinSplitSteps);
+    using G = Geometry<W, KH>;
+    return plan_launch(kernel_of<W, false, KH>(), G::kThreads, G::kSmemBytes, gemms, kTokens, G::kSlots / NB, kBK, kMinSplitSteps);
   }
   TokenWorkspace m_tokens;
   Sched m_sched;
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units only)
   // The launch's CTA: its threads and dynamic shared memory follow from m_warps.
   int threads() const { return 32 * m_warps; }
-  size_t smem() const { return m_warps == 8 ? Geometry<8>::kSmemBytes : Narrow::kSmemBytes; }
+  size_t smem() const {
+    return m_halves ? Geometry<8, 2>::kSmemBytes : m_warps == 8 ? Geometry<8>::kSmemBytes : Narrow::kSmemBytes;
+  }
   KernelFn m_kernel = nullptr;
   int m_warps = 4;
+  bool m_halves = false;  // the K-halves CTA (m_warps 8)
+#if NVFP4_TRACE
+  DeviceBuffer m_trace;       // the last launch's stamps, [CTA][kMtSlots]
+  DeviceBuffer m_push_trace;  // push_reduce2's, [CTA][3]
+
+ public:
+  ~MmaRunner() override {
+    const char* path = std::getenv("NVFP4_TRACE_OUT");
+    if (path == nullptr || m_trace.get() == nullptr) return;
+    std::vector<unsigned long long> v(m_trace.bytes() / sizeof(unsigned long long)), x(v.size() / kMtSlots * 3);
+    if (cudaMemcpy(v.data(), m_trace.get(), m_trace.bytes(), cudaMemcpyDeviceToHost) != cudaSuccess) return;
+    if (cudaMemcpy(x.data(), m_push_trace.get(), m_push_trace.bytes(), cudaMemcpyDeviceToHost) != cudaSuccess) return;
+    if (FILE* f = std::fopen(path, "a")) {
+      for (size_t b = 0; b < v.size() / kMtSlots; ++b) {
+        std::fprintf(f, "%s|", m_plan.c_str());
+        for (int k = 0; k < kMtSlots; ++k) std::fprintf(f, "%s%llu", k ? "," : "", v[b * kMtSlots + k]);
+        for (int k = 0; k < 3; ++k) std::fprintf(f, ",%llu", x[b * 3 + k]);
+        std::fprintf(f, "\n");
+      }
+      std::fclose(f);
+    }
+  }
+#endif
   int64_t m_blocks = 0;
   std::string m_plan;
 };

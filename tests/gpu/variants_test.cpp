@@ -406,8 +406,9 @@ TEST(Variants, TensorCoreEverySchedule) {
 // decoded by the pre-pass and in the main launch, under stream-K (over the resident CTAs, and over
 // 5, each of which then runs many tiles through one ring whose phases carry from tile to tile:
 // P96), and under every split count on one shape of at least 8 K steps;
-// NVFP4_TENSOR_CORE_WARPS=4 runs the 4-warp CTA where the model would take the 8-warp one. Bad
-// values and contradictions stop `prepare` with the knob and the rule.
+// NVFP4_TENSOR_CORE_WARPS=4 runs the 4-warp CTA where the model would take the 8-warp one. The
+// K-halves CTA (NVFP4_TENSOR_CORE_WARPS=8k, gemm, P161) the same way, data-parallel. Bad values and
+// contradictions stop `prepare` with the knob and the rule.
 TEST(Variants, TensorCoreWarps) {
   for (const char* warps : {"8", "4"}) {
     const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps);
@@ -441,6 +442,39 @@ TEST(Variants, TensorCoreWarps) {
         EXPECT_EQ(plan.find("of 8 warps") != std::string::npos, std::string(warps) == "8") << plan;
       }
   }
+  {  // the K-halves CTA (gemm, data-parallel) when forced, and not where 4 warps are
+    const DeviceInfo dev = query_device(0);
+    Stream stream;
+    for (const char* warps : {"8k", "4"}) {
+      const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps);
+      CaseSpec spec;
+      spec.problem = Problem::gemm;
+      spec.shape = parse_shape(Problem::gemm, "200x1000x1024");
+      const VariantInfo* v = find_variant(Problem::gemm, "tensor-core");
+      ASSERT_NE(v, nullptr);
+      if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
+      CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
+      const std::string plan = v->prepare(data.view(), stream.get())->plan();
+      EXPECT_EQ(plan.find("of 8 warps in K halves") != std::string::npos, std::string(warps) == "8k") << plan;
+    }
+  }
+  {  // the K-halves CTA (gemm): every test shape, tokens both ways; every split count, both reductions
+    const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", "8k");
+    for (const char* tokens : {"prepass", "fused"}) {
+      SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_WARPS=8k NVFP4_TENSOR_CORE_TOKENS={}", tokens));
+      const ScopedEnv e2("NVFP4_TENSOR_CORE_TOKENS", tokens);
+      check_all_variants(Problem::gemm, test_cases(Problem::gemm), "tensor-core");
+    }
+    for (int s = 1; s <= 8; ++s)
+      for (const char* rows : {"1", "0"}) {
+        SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_WARPS=8k NVFP4_TENSOR_CORE_SPLITS={} NVFP4_TENSOR_CORE_ROWS={}", s, rows));
+        const ScopedEnv e3("NVFP4_TENSOR_CORE_SPLITS", std::to_string(s)), e4("NVFP4_TENSOR_CORE_ROWS", rows);
+        CaseSpec c;
+        c.problem = Problem::gemm;
+        c.shape = parse_shape(Problem::gemm, "130x1000x2048");
+        check_all_variants(Problem::gemm, {c}, "tensor-core");
+      }
+  }
   const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", "8"), e2("NVFP4_TENSOR_CORE_SCHED", "data");
   for (int s = 1; s <= 8; ++s) {
     SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_WARPS=8 NVFP4_TENSOR_CORE_SPLITS={}", s));
@@ -466,7 +500,9 @@ TEST(Variants, TensorCoreRejectsBadKnobs) {
     Problem p;
     const char* shape;
     const char *env, *value, *rule, *sched;
-  } bad[] = {{Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "6", "4 or 8", nullptr},
+  } bad[] = {{Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "6", "4, 8 or 8k", nullptr},
+             {Problem::dual_gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8k", "gemm only", nullptr},
+             {Problem::gemm, "128x256x1024", "NVFP4_TENSOR_CORE_WARPS", "8k", "data-parallel plans only", "stream-k"},
              {Problem::group_gemm, "64x256x256,128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "gemm and dual_gemm only",
               nullptr},
              {Problem::group_gemm, "64x256x256,128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "gemm and dual_gemm only",
