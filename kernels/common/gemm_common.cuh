@@ -744,6 +744,46 @@ __device__ __forceinline__ void push_reduce2(const float (&acc)[kRegs], uint8_t*
 #endif
 }
 
+// push_reduce2 in two calls, for a caller that has the peer's half of its accumulators before its
+// own (the K-halves CTA, gemm_mma.cuh, P161b): push_send sends `send` (the peer's half, in the
+// layout push_reduce2 sends) once the peer's receive area is free (push_announce ran on both
+// ranks), and push_receive adds the peer's values for this rank's half to `keep`.
+template <int kThreads, int kHalf>
+__device__ __forceinline__ void push_send(const float (&send)[kHalf], uint8_t* recv, uint64_t* recv_full,
+                                          uint64_t* peer_ready, int tid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const uint32_t peer = sm90::cluster_rank() ^ 1u;
+  sm90::mbar_wait(peer_ready, 0);  // the peer's receive area is free
+  const uint32_t dst = sm90::cluster_map(sm90::smem_addr(recv), peer) + static_cast<uint32_t>(tid) * 16;
+  const uint32_t bar = sm90::cluster_map(sm90::smem_addr(recv_full), peer);
+#pragma unroll
+  for (int q = 0; q < kHalf / 4; ++q)
+    sm90::st_async_v4(dst + static_cast<uint32_t>(q * kThreads * 16),
+                      make_float4(send[4 * q], send[4 * q + 1], send[4 * q + 2], send[4 * q + 3]), bar);
+#else
+  (void)send, (void)recv, (void)recv_full, (void)peer_ready, (void)tid;
+  __trap();
+#endif
+}
+template <int kThreads, int kHalf>
+__device__ __forceinline__ void push_receive(float (&keep)[kHalf], const uint8_t* recv, uint64_t* recv_full, int tid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  sm90::mbar_wait(recv_full, 0);  // the peer's values for this rank's half
+  const float4* v = reinterpret_cast<const float4*>(recv) + tid;
+#pragma unroll
+  for (int q = 0; q < kHalf / 4; ++q) {
+    const float4 y = v[q * kThreads];
+    keep[4 * q] += y.x;
+    keep[4 * q + 1] += y.y;
+    keep[4 * q + 2] += y.z;
+    keep[4 * q + 3] += y.w;
+  }
+#else
+  (void)keep, (void)recv, (void)recv_full, (void)tid;
+  __trap();
+#endif
+}
+
 // push_reduce2 with its receive area in `ring` (kRingBytes), after the staged output tile of
 // kStagedBytes.
 template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, bool kAnnounced = false>

@@ -548,6 +548,41 @@ struct Kernel : Geometry<W, KH> {
       }
   }
 
+  // fold_halves for half of the units after it: local units [4 hi, 4 hi + 4) (kUnit registers each,
+  // out[uu * kUnit + i] for unit 4 hi + uu), through half `area` (0 or 1) of the fold area, so that
+  // the two halves need no barrier between them. The same sums as fold_halves'. (hi is a rank's
+  // choice at run time: values selected, not addresses.)
+  __device__ __forceinline__ static void fold_part(const float (&acc)[kRegs], uint8_t* smem, int tid, bool hi, int area,
+                                                   float (&out)[G::kOutRegs / 2]) {
+    constexpr int kParts = G::kOutRegs / kUnit / 2;  // units in a half
+    const bool odd = tid >= kThreads / 2;
+    float4* const fold = reinterpret_cast<float4*>(smem + kFoldAt + area * (kFoldBytes / 2));
+    // Register r of unit u's even (ev) or odd (ev + kUnit) n8 tile: 2 u kUnit + r.
+    const auto pick = [&](int uu, int r) { return hi ? acc[2 * (uu + kParts) * kUnit + r] : acc[2 * uu * kUnit + r]; };
+#pragma unroll
+    for (int uu = 0; uu < kParts; ++uu)
+#pragma unroll
+      for (int q = 0; q < kUnit / 4; ++q) {
+        const int ev = 4 * q, od = kUnit + 4 * q;
+        fold[(uu * kUnit / 4 + q) * kThreads + tid] =
+            make_float4(odd ? pick(uu, ev) : pick(uu, od), odd ? pick(uu, ev + 1) : pick(uu, od + 1),
+                        odd ? pick(uu, ev + 2) : pick(uu, od + 2), odd ? pick(uu, ev + 3) : pick(uu, od + 3));
+      }
+    __syncthreads();
+    const float4* const y = fold + (tid ^ (kThreads / 2));
+#pragma unroll
+    for (int uu = 0; uu < kParts; ++uu)
+#pragma unroll
+      for (int q = 0; q < kUnit / 4; ++q) {
+        const int ev = 4 * q, od = kUnit + 4 * q, o = uu * kUnit + 4 * q;
+        const float4 v = y[(uu * kUnit / 4 + q) * kThreads];
+        out[o] = (odd ? pick(uu, od) : pick(uu, ev)) + v.x;
+        out[o + 1] = (odd ? pick(uu, od + 1) : pick(uu, ev + 1)) + v.y;
+        out[o + 2] = (odd ? pick(uu, od + 2) : pick(uu, ev + 2)) + v.z;
+        out[o + 3] = (odd ? pick(uu, od + 3) : pick(uu, ev + 3)) + v.w;
+      }
+  }
+
   // A split tile's outputs (gemm, group_gemm; 3 or more ranks, or 2 not pushed) by output rows
   // (PartialTile, sum_rows_out: docs/perf-notes.md P66), straight to C. The ring is free (main_loop
   // drained it).
@@ -639,6 +674,21 @@ struct Kernel : Geometry<W, KH> {
       if (push) {
         sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
         push_announce<kThreads, kOut, kUnit>(red_bars, red_bars + 1, tid);
+        // The peer's half folded first and pushed, this rank's half folded while it travels
+        // (P161b). Rank 1 keeps units [4, 8) of the folded 8, rank 0 [0, 4), as push_reduce2.
+        const bool upper = sm90::cluster_rank() != 0;
+        uint32_t recv = PushReduce<kThreads, kOut, kUnit>::recv_after(Staged::bytes(kTokens));
+        asm volatile("" : "+r"(recv));
+        float half[kOut / 2];
+        fold_part(acc, smem, tid, !upper, 0, half);
+        push_send<kThreads, kOut / 2>(half, smem + recv, red_bars, red_bars + 1, tid);
+        fold_part(acc, smem, tid, upper, 1, half);
+        push_receive<kThreads, kOut / 2>(half, smem + recv, red_bars, tid);
+        float v[kOut];  // epi reads only the kept units [u0, u0 + 4): the half in both places
+#pragma unroll
+        for (int i = 0; i < kOut / 2; ++i) v[i] = v[kOut / 2 + i] = half[i];
+        const int u0 = upper ? kOut / kUnit / 2 : 0;
+        return epi(v, u0, u0 + kOut / kUnit / 2);
       }
       float own[kOut];
       fold_halves(acc, smem, tid, own);
@@ -791,9 +841,11 @@ inline std::string unsupported(const DeviceInfo& dev, const Shape& s) {
 inline constexpr double kLoneStep = 0.58;
 inline constexpr double kWideStep = 0.93;
 // The K-halves CTA (Geometry<8, 2>, gemm: 128 weight rows, one CTA per SM, two warps per
-// scheduler): its K step of 128 rows in kHalvesStep shared 4-warp steps. Before any measurement
-// (docs/perf-notes.md P161): between the 8-warp CTA's 0.465 per 128 rows (which copies half the
-// token bytes per row) and a lone 4-warp CTA's kLoneStep.
+// scheduler): its K step of 128 rows in kHalvesStep shared 4-warp steps. Measured on an H200
+// (docs/perf-notes.md P161): 0.688 us per step against the lone 4-warp CTA's 0.846, i.e. ~0.47;
+// 0.50 prices in its fold and keeps the order the three gemm benchmark shapes measured (at 0.47
+// gemm 128x7168x16384 would take it, 6.7 % slower than its 8-warp plan, whose kWideStep is
+// itself ~7 % dear there).
 inline constexpr double kHalvesStep = 0.50;
 inline constexpr double kSplitSteps2 = 1.0;
 inline constexpr double kSplitStepsMany = 3.5;

@@ -46,6 +46,26 @@ import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status']
       tc_ab ab-gemm "--config configs/gpumode/gemm.json --role benchmark" base=$BASE new=$NEW \
         "new-8k=$NEW:NVFP4_TENSOR_CORE_WARPS=8k" "new-4=$NEW:NVFP4_TENSOR_CORE_WARPS=4" ;;
     ab2) tc_ab ab2-gemm "--config configs/gpumode/gemm.json --role benchmark" base=$BASE new=$NEW ;;
+    verifyth)
+      NEW=.carry/th/nvfp4bench tc_verify .carry/th/nvfp4bench th-model
+      tc_verify .carry/th/nvfp4bench th-8k-fused NVFP4_TENSOR_CORE_WARPS=8k NVFP4_TENSOR_CORE_TOKENS=fused
+      tc_verify .carry/th/nvfp4bench th-8k-prepass NVFP4_TENSOR_CORE_WARPS=8k NVFP4_TENSOR_CORE_TOKENS=prepass ;;
+    abth)  # K halves (new) against token halves (.carry/th), 8k forced, on the three gemm shapes
+      for shape in 128x7168x2048 128x7168x16384; do
+        ROUNDS=3 tc_ab "abth-$shape" "--problem gemm --shape $shape" base=$BASE "kh=$NEW:NVFP4_TENSOR_CORE_WARPS=8k" \
+          "th=.carry/th/nvfp4bench:NVFP4_TENSOR_CORE_WARPS=8k"
+      done
+      ROUNDS=2 tc_ab abth-4096 "--problem gemm --shape 128x4096x7168" base=$BASE \
+        "kh-s3=$NEW:NVFP4_TENSOR_CORE_WARPS=8k,NVFP4_TENSOR_CORE_SPLITS=3" \
+        "th-s3=.carry/th/nvfp4bench:NVFP4_TENSOR_CORE_WARPS=8k,NVFP4_TENSOR_CORE_SPLITS=3" ;;
+    verify2)
+      tc_verify .carry/new2/nvfp4bench new2-model
+      tc_verify .carry/new2/nvfp4bench new2-8k-fused NVFP4_TENSOR_CORE_WARPS=8k NVFP4_TENSOR_CORE_TOKENS=fused
+      tc_verify .carry/new2/nvfp4bench new2-8k-prepass NVFP4_TENSOR_CORE_WARPS=8k NVFP4_TENSOR_CORE_TOKENS=prepass ;;
+    ab2phase)  # the two-phase fold (.carry/new2) against the fold before the exchange (new)
+      ROUNDS=4 tc_ab ab2phase "--problem gemm --shape 128x7168x2048" base=$BASE new=$NEW new2=.carry/new2/nvfp4bench ;;
+    tests2) NEWT=.carry/new2/gpu_tests; timeout 300 $NEWT --gtest_filter='Variants.TensorCoreWarps:Variants.Gemm' >"$OUT/gpu_tests2.log" 2>&1
+      echo "gpu_tests (new2) exit $?"; grep -E "^\[  (PASSED|FAILED) |^\[       OK|FAILED TEST|Failure" "$OUT/gpu_tests2.log" | head -n 20 ;;
     ab4096)
       ROUNDS=2 tc_ab ab-4096 "--problem gemm --shape 128x4096x7168" base=$BASE \
         "8k-s2=$NEW:NVFP4_TENSOR_CORE_WARPS=8k,NVFP4_TENSOR_CORE_SPLITS=2" \
