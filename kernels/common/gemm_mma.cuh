@@ -15,7 +15,9 @@
 //      thread): every weight row is decoded by exactly one warp. Or (Geometry<8>, gemm and dual_gemm
 //      plans the cost model prefers it for, data-parallel or stream-K) 8 such warps, 256 weight
 //      slots, one CTA per SM, sharing each token tile, on an 8-stage ring run by mbarriers
-//      (main_loop_ring, P95; stream-K carries its phases from tile to tile, P96).
+//      (main_loop_ring, P95; stream-K carries its phases from tile to tile, P96). Or (Geometry<8, 2>,
+//      gemm's data-parallel plans, P161) 8 warps on 128 weight slots, warps w and w + 4 on the two
+//      K halves of the same rows' every step, added in the epilogue (fold_part, fold_halves).
 //      Weights are decoded in registers straight into A fragments: lane (g, t) owns scale block t
 //      of its rows' 64-element chunk (one LDS.64 + one scale byte per row), decodes it with the
 //      shift trick and one HMUL2 per pair (core/fp4_decode.cuh), and the 8 half2 it gets are exactly

@@ -10,7 +10,8 @@
 //   its N side. A timed pre-pass decodes A once to exact FP16; the main loop streams packed B and
 //   its scales through a cp.async ring and decodes them in registers straight into A fragments
 //   (shift trick + HMUL2). CTA tile 128 weights x 128 tokens (4 warps, 2 CTAs per SM) or 256 x 128
-//   (8 warps, one per SM, sharing each token tile; the plan says "of 8 warps"), K step 64; split-K when the
+//   (8 warps, one per SM, sharing each token tile; the plan says "of 8 warps"), or 128 x 128 on 8 warps
+//   that split each K step in two halves (the plan says "in K halves", P161), K step 64; split-K when the
 //   output tiles do not fill the GPU (the splits of a tile form a cluster and reduce through
 //   distributed shared memory).
 //   Timed region: both launches (token decode, main loop). prepare allocates the token workspace.

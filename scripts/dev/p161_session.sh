@@ -66,6 +66,9 @@ import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status']
       ROUNDS=4 tc_ab ab2phase "--problem gemm --shape 128x7168x2048" base=$BASE new=$NEW new2=.carry/new2/nvfp4bench ;;
     tests2) NEWT=.carry/new2/gpu_tests; timeout 300 $NEWT --gtest_filter='Variants.TensorCoreWarps:Variants.Gemm' >"$OUT/gpu_tests2.log" 2>&1
       echo "gpu_tests (new2) exit $?"; grep -E "^\[  (PASSED|FAILED) |^\[       OK|FAILED TEST|Failure" "$OUT/gpu_tests2.log" | head -n 20 ;;
+    report)
+      default_report "$NEW" "$OUT" default
+      grep -E "^\| (gemm|dual_gemm) .*tensor-core" "$OUT/default.md" | head -n 8 ;;
     ab4096)
       ROUNDS=2 tc_ab ab-4096 "--problem gemm --shape 128x4096x7168" base=$BASE \
         "8k-s2=$NEW:NVFP4_TENSOR_CORE_WARPS=8k,NVFP4_TENSOR_CORE_SPLITS=2" \
@@ -98,7 +101,7 @@ import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status']
 import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status'], r['timing']['median_us'], 'us')" "$OUT/t.json")"
         python3 scripts/dev/mma_trace_summary.py "$OUT/t.trace"
       done ;;
-    tests) gpu_tests_run "$OUT" 'Variants.TensorCore*:Variants.Gemm:Variants.EverySplitCount:Variants.FusedTokensRelaunch' 420 ;;
+    tests) gpu_tests_run "$OUT" 'Variants.TensorCore*:Variants.Gemm:Variants.DualGemm:Variants.EverySplitCount:Variants.FusedTokensRelaunch' 420 ;;
     sanitize)
       for tool in memcheck synccheck; do
         NVFP4_TENSOR_CORE_WARPS=8k timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$NEW" --config configs/smoke.json \
