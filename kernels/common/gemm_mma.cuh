@@ -623,9 +623,12 @@ struct Kernel : Geometry<W, KH> {
   // kRows: the reduction by output rows is compiled in (gemm and group_gemm's data-parallel kernels:
   // stream-K's tiles are never split, and dual_gemm's data-parallel kernel, none of whose default
   // plans splits K more than twice, ran 0.4-0.6 % slower with it: docs/perf-notes.md P66).
-  template <bool kRows, class Sched>
+  // kPairs (KH = 2, 4 ranks, P162): the ranks of a tile summed in pairs through clusters of 2, then
+  // quarters through L2 (pair_split_reduce, wp's slots and counts), after the fold.
+  template <bool kRows, class Sched, bool kPairs = false>
   __device__ __forceinline__ static void epilogue(const Sched& sched, const Tile& tile, uint8_t* smem,
-                                                  float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars) {
+                                                  float (&acc)[kRegs], int warp_w, int lane, uint64_t* red_bars,
+                                                  const WorkPlan* wp = nullptr) {
     using Staged = StagedTile<kSlots / NB>;
     static_assert(Staged::bytes(kTokens) <= kSmemBytes, "the staged tile fits in the ring");
     const GemmEntry& e = sched.entry(tile.group);
@@ -669,7 +672,14 @@ struct Kernel : Geometry<W, KH> {
       reduce_split<kThreads, kOut, kUnit, kSmemBytes, Staged::bytes(kTokens), KH == 2>(
           v, smem, splits, push, red_bars, push ? red_bars + 1 : nullptr, tid, epi);
     };
-    if constexpr (KH == 2) {
+    if constexpr (kPairs) {
+      static_assert(KH == 2, "pairs: the K-halves CTA");
+      sm90::cluster_wait();  // the pair's barriers are initialised (mma_gemm_kernel)
+      float own[kOut];
+      fold_halves(acc, smem, tid, own);
+      pair_split_reduce<kThreads, kOut, kUnit, kSmemBytes, Staged::bytes(kTokens)>(
+          own, smem, *wp, sched.ts.splits, red_bars, red_bars + 1, tid, [] { __syncthreads(); }, epi);
+    } else if constexpr (KH == 2) {
       // The pushed exchange's receive area lies clear of the fold's (fold_halves): the peer may
       // write it while this CTA adds its halves, so it is told now (P161: the peer's signal came
       // ~1 us after the fold otherwise).
@@ -714,11 +724,13 @@ template <class Sched>
 constexpr bool fused_kernel_exists() {
   return std::is_same_v<Sched, SingleScheduler>;
 }
-template <int NB, class Sched, bool kStreamK, bool kFused = false, int W = 4, int KH = 1>
+// kPairs (KH = 2): 4 K ranks of a tile in clusters of 2, reduced by pairs and then through L2.
+template <int NB, class Sched, bool kStreamK, bool kFused = false, int W = 4, int KH = 1, bool kPairs = false>
 __global__ void __launch_bounds__(Geometry<W, KH>::kThreads, Geometry<W, KH>::kCtasPerSm)
     mma_gemm_kernel(const __half* __restrict__ tokens, Sched sched, const WorkPlan wp, const TokenFuse fuse) {
   extern __shared__ __align__(128) uint8_t smem[];
   static_assert(KH == 1 || !kStreamK, "K halves: data-parallel");
+  static_assert(!kPairs || KH == 2, "pairs: the K-halves CTA");
   using K = Kernel<NB, W, KH>;
   constexpr int kThreads = K::kThreads;
   const int warp_w = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -729,7 +741,7 @@ __global__ void __launch_bounds__(Geometry<W, KH>::kThreads, Geometry<W, KH>::kC
     // push_reduce2's barriers (recv_full, peer_ready), initialised before the cluster's first
     // barrier phase, which every thread arrives at here and waits on before the reduction.
     __shared__ uint64_t red_bars[2];
-    const bool push = sched.ts.splits == 2 && sched.ts.push;
+    const bool push = kPairs || (sched.ts.splits == 2 && sched.ts.push);
     uint64_t* ring = nullptr;  // W = 8: the ring's mbarriers (main_loop_ring)
     if constexpr (W == 8) {
       __shared__ uint64_t ring_bars[2 * K::kStages];
@@ -770,7 +782,11 @@ __global__ void __launch_bounds__(Geometry<W, KH>::kThreads, Geometry<W, KH>::kC
         K::main_loop(sched, tokens, tile, smem, acc, warp_w, lane, static_cast<int>(threadIdx.x));
     }
     // The tile again rather than kept live through the main loop (registers are at the cap there).
-    K::template epilogue<NB == 1>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
+    if constexpr (kPairs)
+      K::template epilogue<false, Sched, true>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane,
+                                               red_bars, &wp);
+    else
+      K::template epilogue<NB == 1>(sched, sched.at(static_cast<int>(blockIdx.x)), smem, acc, warp_w, lane, red_bars);
   } else {
     (void)fuse;
     const auto sync = [] { __syncthreads(); };
@@ -849,6 +865,9 @@ inline constexpr double kWideStep = 0.93;
 // gemm 128x7168x16384 would take it, 6.7 % slower than its 8-warp plan, whose kWideStep is
 // itself ~7 % dear there).
 inline constexpr double kHalvesStep = 0.50;
+// Its 4 K ranks reduced in pairs through clusters of 2, then quarters through L2 (P162): a guess
+// before measuring, between the pushed 2-rank exchange and the pulled many-rank one.
+inline constexpr double kPairSteps = 2.0;
 inline constexpr double kSplitSteps2 = 1.0;
 inline constexpr double kSplitStepsMany = 3.5;
 inline constexpr double kPeerSteps = 1.5;
@@ -903,6 +922,8 @@ class MmaRunner final : public Runner {
     LaunchPlan lp = narrow;
     // "8k": the K-halves CTA (Geometry<8, 2>, gemm only).
     const std::string warps = forced_choice("NVFP4_TENSOR_CORE_WARPS", {"4", "8", "8k"});
+    // NVFP4_TENSOR_CORE_PAIRS=0 keeps the K-halves CTA's 4 ranks off the pairs reduction (P162).
+    const bool pairs_allowed = forced_int("NVFP4_TENSOR_CORE_PAIRS", 0, 1, 1) == 1;
     // The 8-warp CTA's plan (gemm and dual_gemm), for both the data-parallel and the stream-K choice.
     LaunchPlan wide;
     if constexpr (kWideExists) {
@@ -928,11 +949,31 @@ class MmaRunner final : public Runner {
         m_warps = 8;
         m_halves = true;
       }
+      // ...and at 4 K splits reduced in pairs (P162), where that launch is resident in clusters of 2.
+      if (pairs_allowed && (warps.empty() || warps == "8k")) {
+        LaunchPlan t = halves;
+        t.ts.splits = 4;
+        if (pairs_fit(t)) {
+          const int64_t resident = resident_ctas(kernel_of<8, false, 2, true>(), 256, Geometry<8, 2>::kSmemBytes, 2);
+          const std::vector<double> steps = unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; });
+          const double cost = kHalvesStep * occupancy_cost(steps, resident, resident, 1.0) + kPairSteps;
+          if (cost < dp_cost) {
+            lp = t;
+            splits = 4;
+            dp_cost = cost;
+            m_warps = 8;
+            m_halves = true;
+          }
+        }
+      }
     } else if (warps == "8k") {
       throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8k: the K-halves CTA runs gemm only");
     }
     force_splits(lp, "NVFP4_TENSOR_CORE_SPLITS");
     if (lp.ts.splits != splits) dp_cost = 0;
+    // The K-halves CTA's 4 ranks reduce in pairs wherever the launch is resident in clusters of 2
+    // (else by the cluster of 4's pulled reduction).
+    if constexpr (kHalvesExists) m_pairs = m_halves && pairs_allowed && lp.ts.splits == 4 && pairs_fit(lp);
     const std::string sched = forced_schedule("NVFP4_TENSOR_CORE_SCHED");
     // Stream-K over the resident CTAs of either width (P96: the 8-warp one at kWideStep per step,
     // its partial tiles twice the 4-warp ones' size and price), where the model prices it below
@@ -964,7 +1005,7 @@ class MmaRunner final : public Runner {
       lp = sk_warps == 8 ? wide : narrow;
       lp.ts.splits = 1;
       m_warps = sk_warps;
-      m_halves = false;
+      m_halves = m_pairs = false;
     }
     m_tokens = TokenWorkspace(lp, !stream_k, stream);
     m_sched = scheduler_for<Sched>(lp, m_tokens.table);
@@ -980,23 +1021,36 @@ class MmaRunner final : public Runner {
     } else {
       m_blocks = m_sched.blocks();
       m_work.plan.units = static_cast<int>(m_blocks);
-      m_kernel = m_halves ? kernel_of<8, false, 2>() : m_warps == 8 ? kernel_of<8>() : kernel_of<4>();
+      m_kernel = m_pairs    ? kernel_of<8, false, 2, true>()
+                 : m_halves ? kernel_of<8, false, 2>()
+                 : m_warps == 8 ? kernel_of<8>()
+                                : kernel_of<4>();
+      if (m_pairs) {  // a slot per unit (the quarters through L2), then a count per tile (zeroed once, never reset)
+        const int slot_floats = Geometry<8, 2>::kOutRegs * 256;
+        const size_t slots = static_cast<size_t>(m_blocks) * slot_floats * sizeof(float);
+        m_partials = DeviceBuffer(slots + static_cast<size_t>(lp.tiles) * sizeof(unsigned long long));
+        CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        m_work.plan.partials = m_partials.get<float>();
+        m_work.plan.slot_floats = slot_floats;
+      }
     }
     // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
     // itself (TokenFuse, docs/perf-notes.md P71, as `persistent`) where TokenWorkspace::wants_fused
     // says so; NVFP4_TENSOR_CORE_TOKENS=fused|prepass forces it.
     if constexpr (kWideExists) {
-      const KernelFn fused = m_halves      ? fused_halves()
+      const KernelFn fused = m_pairs       ? fused_halves<true>()
+                             : m_halves    ? fused_halves()
                              : m_warps == 8 ? mma_gemm_kernel<NB, Sched, false, true, 8>
                                             : mma_gemm_kernel<NB, Sched, false, true>;
       if (m_tokens.wants_fused("NVFP4_TENSOR_CORE_TOKENS", m_blocks * threads()) && !stream_k &&
-          m_blocks <= resident_ctas(fused, threads(), smem(), m_sched.ts.splits)) {
+          m_blocks <= resident_ctas(fused, threads(), smem(), cluster())) {
         m_tokens.fuse_into_main(stream);
         m_kernel = fused;
       }
     }
     m_plan = work_text(lp, stream_k, m_blocks) + (m_halves ? " of 8 warps in K halves" : m_warps == 8 ? " of 8 warps" : "") +
-             m_tokens.plan_text();
+             (m_pairs ? ", pairs through DSMEM then L2" : "") + m_tokens.plan_text();
   }
   void run(cudaStream_t stream) override {
 #if NVFP4_TRACE
@@ -1014,7 +1068,7 @@ class MmaRunner final : public Runner {
     CUDA_CHECK(cudaMemcpyToSymbolAsync(g_push_trace, &push, sizeof push, 0, cudaMemcpyHostToDevice, stream));
 #endif
     m_tokens.decode(stream);
-    launch_clustered(m_kernel, m_blocks, threads(), smem(), m_sched.ts.splits, stream,
+    launch_clustered(m_kernel, m_blocks, threads(), smem(), cluster(), stream,
                      static_cast<const __half*>(m_tokens.data()), m_sched, m_work.plan, m_tokens.fuse());
   }
   std::string plan() const override { return m_plan; }
@@ -1024,18 +1078,19 @@ class MmaRunner final : public Runner {
   static constexpr bool kHalvesExists = kWideExists && NB == 1;
   // The kernel of W warps (W = 8: gemm and dual_gemm only; KH = 2: gemm only): data-parallel and
   // not fused, or stream-K.
-  template <int W, bool kStreamK = false, int KH = 1>
+  template <int W, bool kStreamK = false, int KH = 1, bool kPairs = false>
   static KernelFn kernel_of() {
     if constexpr (KH == 2 && kHalvesExists && !kStreamK)
-      return mma_gemm_kernel<NB, Sched, false, false, 8, 2>;
+      return mma_gemm_kernel<NB, Sched, false, false, 8, 2, kPairs>;
     else if constexpr (W == 8 && kWideExists)
       return mma_gemm_kernel<NB, Sched, kStreamK, false, 8>;
     else
       return mma_gemm_kernel<NB, Sched, kStreamK>;
   }
+  template <bool kPairs = false>
   static KernelFn fused_halves() {
     if constexpr (kHalvesExists)
-      return mma_gemm_kernel<NB, Sched, false, true, 8, 2>;
+      return mma_gemm_kernel<NB, Sched, false, true, 8, 2, kPairs>;
     else
       return nullptr;
   }
@@ -1055,6 +1110,14 @@ class MmaRunner final : public Runner {
   KernelFn m_kernel = nullptr;
   int m_warps = 4;
   bool m_halves = false;  // the K-halves CTA (m_warps 8)
+  bool m_pairs = false;   // ...its 4 ranks in pairs through clusters of 2, then L2 (P162)
+  DeviceBuffer m_partials;  // m_pairs: the slots and the counts
+  int cluster() const { return m_pairs ? 2 : static_cast<int>(m_sched.ts.splits); }
+  // Whether `t` (the K-halves CTA at 4 splits) runs resident in clusters of 2 and K is long enough.
+  static bool pairs_fit(const LaunchPlan& t) {
+    return splits_supported() && min_k_steps(t) / 4 >= kMinSplitSteps &&
+           t.tiles * 4 <= resident_ctas(kernel_of<8, false, 2, true>(), 256, Geometry<8, 2>::kSmemBytes, 2);
+  }
 #if NVFP4_TRACE
   DeviceBuffer m_trace;       // the last launch's stamps, [CTA][kMtSlots]
   DeviceBuffer m_push_trace;  // push_reduce2's, [CTA][3]

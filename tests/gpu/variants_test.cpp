@@ -298,6 +298,17 @@ TEST(Variants, GlobalSplitRelaunch) {
     }
 }
 
+// `tensor-core`'s K-halves CTA at 4 K splits, its ranks reduced in pairs through clusters of 2 and
+// then through L2 on never-reset counts (P162), relaunched, tokens fused and by pre-pass.
+TEST(Variants, TensorCorePairsRelaunch) {
+  const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", "8k"), e2("NVFP4_TENSOR_CORE_SPLITS", "4");
+  for (const char* tokens : {"fused", "prepass"}) {
+    SCOPED_TRACE(tokens);
+    const ScopedEnv e3("NVFP4_TENSOR_CORE_TOKENS", tokens);
+    check_relaunches("tensor-core", "256x1024x2048x2", "pairs through DSMEM then L2");
+  }
+}
+
 // group_gemm's `persistent` with its issuing threads in one shared loop and in a loop per role
 // (role_loops, docs/perf-notes.md P39), whichever the plan would pick, under both schedules.
 TEST(Variants, PersistentGroupRoleLoops) {
@@ -466,9 +477,10 @@ TEST(Variants, TensorCoreWarps) {
       check_all_variants(Problem::gemm, test_cases(Problem::gemm), "tensor-core");
     }
     for (int s = 1; s <= 8; ++s)
-      for (const char* rows : {"1", "0"}) {
+      for (const char* rows : {"1", "0"}) {  // 4 splits: in pairs (rows 1), and by the cluster of 4 (rows 0, no pairs)
         SCOPED_TRACE(fmt::format("NVFP4_TENSOR_CORE_WARPS=8k NVFP4_TENSOR_CORE_SPLITS={} NVFP4_TENSOR_CORE_ROWS={}", s, rows));
-        const ScopedEnv e3("NVFP4_TENSOR_CORE_SPLITS", std::to_string(s)), e4("NVFP4_TENSOR_CORE_ROWS", rows);
+        const ScopedEnv e3("NVFP4_TENSOR_CORE_SPLITS", std::to_string(s)), e4("NVFP4_TENSOR_CORE_ROWS", rows),
+            e5("NVFP4_TENSOR_CORE_PAIRS", rows);
         CaseSpec c;
         c.problem = Problem::gemm;
         c.shape = parse_shape(Problem::gemm, "130x1000x2048");
@@ -502,6 +514,7 @@ TEST(Variants, TensorCoreRejectsBadKnobs) {
     const char *env, *value, *rule, *sched;
   } bad[] = {{Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "6", "4, 8 or 8k", nullptr},
              {Problem::dual_gemm, "128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8k", "gemm only", nullptr},
+             {Problem::gemm, "128x256x256", "NVFP4_TENSOR_CORE_PAIRS", "2", "from 0 to 1", nullptr},
              {Problem::gemm, "128x256x1024", "NVFP4_TENSOR_CORE_WARPS", "8k", "data-parallel plans only", "stream-k"},
              {Problem::group_gemm, "64x256x256,128x256x256", "NVFP4_TENSOR_CORE_WARPS", "8", "gemm and dual_gemm only",
               nullptr},
