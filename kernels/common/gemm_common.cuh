@@ -32,18 +32,23 @@
 
 namespace nvfp4::gemm {
 
-// Probe builds only (NVFP4_TRACE): push_reduce2's three points per CTA (thread tid 0: the peer's
-// ring free, this rank's half pushed, the peer's half received), into g_push_trace[CTA * 3 + k]
-// where a runner set it (`tensor-core`'s, gemm_mma.cuh).
+// Probe builds only (NVFP4_TRACE): NVFP4_STAMP_TO(buf, i) writes %globaltimer to buf[i] where a
+// runner set buf (the trace stamps of gemm_wgmma.cuh and gemm_mma.cuh); push_reduce2's three points
+// per CTA (thread tid 0: the peer's ring free, this rank's half pushed, the peer's half received)
+// go to g_push_trace[CTA * 3 + k] (`tensor-core`'s runner sets it).
 #if NVFP4_TRACE
-__device__ unsigned long long* g_push_trace;
-#define NVFP4_PUSH_STAMP(k)                                    \
+#define NVFP4_STAMP_TO(buf, i)                                 \
   do {                                                         \
-    if (tid == 0 && g_push_trace != nullptr) {                 \
+    if ((buf) != nullptr) {                                    \
       unsigned long long t_;                                   \
       asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));   \
-      g_push_trace[blockIdx.x * 3 + (k)] = t_;                 \
+      (buf)[i] = t_;                                           \
     }                                                          \
+  } while (0)
+__device__ unsigned long long* g_push_trace;
+#define NVFP4_PUSH_STAMP(k)                                      \
+  do {                                                           \
+    if (tid == 0) NVFP4_STAMP_TO(g_push_trace, blockIdx.x * 3 + (k)); \
   } while (0)
 #else
 #define NVFP4_PUSH_STAMP(k) ((void)0)

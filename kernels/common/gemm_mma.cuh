@@ -73,13 +73,9 @@ enum MmaTraceSlot : int {
 };
 #if NVFP4_TRACE
 __device__ unsigned long long* g_mma_trace;
-#define NVFP4_MMA_STAMP(slot)                                             \
-  do {                                                                    \
-    if (threadIdx.x == 0 && g_mma_trace != nullptr) {                     \
-      unsigned long long t_;                                              \
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));              \
-      g_mma_trace[blockIdx.x * ::nvfp4::gemm::mma::kMtSlots + (slot)] = t_; \
-    }                                                                     \
+#define NVFP4_MMA_STAMP(slot)                                                                           \
+  do {                                                                                                  \
+    if (threadIdx.x == 0) NVFP4_STAMP_TO(g_mma_trace, blockIdx.x * ::nvfp4::gemm::mma::kMtSlots + (slot)); \
   } while (0)
 #else
 #define NVFP4_MMA_STAMP(slot) ((void)0)
@@ -246,27 +242,34 @@ struct Kernel : Geometry<W, KH> {
         }
   }
 
+  // One k16 step of this warp: the token tile's 16-byte chunks ch0 and ch0 + 1 of every row (8
+  // ldmatrix.x4, two n8 token tiles each), then its 32 MMAs; a[mt][half][w]: word w of the A
+  // registers of m16 tile mt for rows g (half 0) and g + 8 (1), k slots 2t (w = 0) and 2t + 8 (1).
+  template <class A>
+  __device__ __forceinline__ static void mma_k16(uint32_t tok, int ch0, const A& a, int w0, float (&acc)[kRegs],
+                                                 int lane) {
+    uint32_t b[8][4];
+#pragma unroll
+    for (int pp = 0; pp < 8; ++pp) {  // two n8 token tiles per ldmatrix.x4
+      const int trow = (2 * pp + (lane >> 4)) * 8 + (lane & 7);
+      const int ch = ch0 + ((lane >> 3) & 1);
+      ldmatrix_x4(tok + trow * 128 + ((ch ^ (trow & 7)) << 4), b[pp][0], b[pp][1], b[pp][2], b[pp][3]);
+    }
+#pragma unroll
+    for (int pp = 0; pp < 8; ++pp)
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          mma16816(&acc[((2 * pp + h) * 2 + mt) * 4], a[mt][0][w0], a[mt][1][w0], a[mt][0][w0 + 1], a[mt][1][w0 + 1],
+                   b[pp][2 * h], b[pp][2 * h + 1]);
+  }
+
   // The K step's 128 MMAs of this warp: A fragments `a`, the token tile of stage `st` by ldmatrix.
   __device__ __forceinline__ static void mma_stage(const uint8_t* st, const AFrags& a, float (&acc)[kRegs], int lane) {
     const uint32_t tok = smem_u32(st);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {  // k16 step within the chunk
-      uint32_t b[8][4];
-#pragma unroll
-      for (int pp = 0; pp < 8; ++pp) {  // two n8 token tiles per ldmatrix.x4
-        const int trow = (2 * pp + (lane >> 4)) * 8 + (lane & 7);
-        const int ch = 2 * j + ((lane >> 3) & 1);
-        ldmatrix_x4(tok + trow * 128 + ((ch ^ (trow & 7)) << 4), b[pp][0], b[pp][1], b[pp][2], b[pp][3]);
-      }
-#pragma unroll
-      for (int pp = 0; pp < 8; ++pp)
-#pragma unroll
-        for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-            mma16816(&acc[((2 * pp + h) * 2 + mt) * 4], a[mt][0][2 * j], a[mt][1][2 * j], a[mt][0][2 * j + 1],
-                     a[mt][1][2 * j + 1], b[pp][2 * h], b[pp][2 * h + 1]);
-    }
+    for (int j = 0; j < 4; ++j) mma_k16(tok, 2 * j, a, 2 * j, acc, lane);  // k16 step within the chunk
   }
 
   // KH = 2: K half kh (k16 steps 2 kh and 2 kh + 1) of this warp's 32 rows (rows of warp rw): only
@@ -293,23 +296,7 @@ struct Kernel : Geometry<W, KH> {
                                                   int lane) {
     const uint32_t tok = smem_u32(st);
 #pragma unroll
-    for (int jj = 0; jj < 2; ++jj) {  // k16 step 2 kh + jj of the chunk
-      uint32_t b[8][4];
-#pragma unroll
-      for (int pp = 0; pp < 8; ++pp) {
-        const int trow = (2 * pp + (lane >> 4)) * 8 + (lane & 7);
-        const int ch = 4 * kh + 2 * jj + ((lane >> 3) & 1);
-        ldmatrix_x4(tok + trow * 128 + ((ch ^ (trow & 7)) << 4), b[pp][0], b[pp][1], b[pp][2], b[pp][3]);
-      }
-#pragma unroll
-      for (int pp = 0; pp < 8; ++pp)
-#pragma unroll
-        for (int mt = 0; mt < 2; ++mt)
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-            mma16816(&acc[((2 * pp + h) * 2 + mt) * 4], a[mt][0][2 * jj], a[mt][1][2 * jj], a[mt][0][2 * jj + 1],
-                     a[mt][1][2 * jj + 1], b[pp][2 * h], b[pp][2 * h + 1]);
-    }
+    for (int jj = 0; jj < 2; ++jj) mma_k16(tok, 4 * kh + 2 * jj, a, 2 * jj, acc, lane);  // k16 step 2 kh + jj
   }
 
   // One K step (stage `st`) of this warp: its weights decoded, then its MMAs (KH = 2: its K half).

@@ -121,14 +121,7 @@ enum TraceUnitSlot : int { kTuNextWork, kTuFirstFull, kTuLoopEnd, kTuInfo, kTuEp
 constexpr int unit_slot(int u, TraceUnitSlot slot) { return kTrUnits + kTrUnitSlots * u + slot; }
 #if NVFP4_TRACE
 __device__ unsigned long long* g_trace;
-#define NVFP4_STAMP(slot)                                                     \
-  do {                                                                        \
-    if (g_trace != nullptr) {                                                 \
-      unsigned long long t_;                                                  \
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));                  \
-      g_trace[blockIdx.x * ::nvfp4::gemm::wg::kTraceSlots + (slot)] = t_;      \
-    }                                                                         \
-  } while (0)
+#define NVFP4_STAMP(slot) NVFP4_STAMP_TO(g_trace, blockIdx.x * ::nvfp4::gemm::wg::kTraceSlots + (slot))
 #else
 #define NVFP4_STAMP(slot) ((void)0)
 #endif
