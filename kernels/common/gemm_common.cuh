@@ -46,6 +46,17 @@ namespace nvfp4::gemm {
     }                                                          \
   } while (0)
 __device__ unsigned long long* g_push_trace;
+// Host: `buf` (n stamps, allocated and zeroed on first use) becomes the value of the kernels'
+// stamp pointer `sym` for the next launch on `stream`.
+template <class Symbol, class Buffer>
+inline void arm_trace(Buffer& buf, size_t n, const Symbol& sym, cudaStream_t stream) {
+  if (buf.get() == nullptr) {
+    buf = Buffer(n * sizeof(unsigned long long));
+    CUDA_CHECK(cudaMemsetAsync(buf.get(), 0, buf.bytes(), stream));
+  }
+  unsigned long long* const p = buf.template get<unsigned long long>();
+  CUDA_CHECK(cudaMemcpyToSymbolAsync(sym, &p, sizeof p, 0, cudaMemcpyHostToDevice, stream));
+}
 #define NVFP4_PUSH_STAMP(k)                                      \
   do {                                                           \
     if (tid == 0) NVFP4_STAMP_TO(g_push_trace, blockIdx.x * 3 + (k)); \

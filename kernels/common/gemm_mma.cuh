@@ -1041,18 +1041,8 @@ class MmaRunner final : public Runner {
   }
   void run(cudaStream_t stream) override {
 #if NVFP4_TRACE
-    if (m_trace.get() == nullptr) {
-      m_trace = DeviceBuffer(static_cast<size_t>(m_blocks) * kMtSlots * sizeof(unsigned long long));
-      CUDA_CHECK(cudaMemsetAsync(m_trace.get(), 0, m_trace.bytes(), stream));
-    }
-    unsigned long long* const trace = m_trace.get<unsigned long long>();
-    CUDA_CHECK(cudaMemcpyToSymbolAsync(g_mma_trace, &trace, sizeof trace, 0, cudaMemcpyHostToDevice, stream));
-    if (m_push_trace.get() == nullptr) {
-      m_push_trace = DeviceBuffer(static_cast<size_t>(m_blocks) * 3 * sizeof(unsigned long long));
-      CUDA_CHECK(cudaMemsetAsync(m_push_trace.get(), 0, m_push_trace.bytes(), stream));
-    }
-    unsigned long long* const push = m_push_trace.get<unsigned long long>();
-    CUDA_CHECK(cudaMemcpyToSymbolAsync(g_push_trace, &push, sizeof push, 0, cudaMemcpyHostToDevice, stream));
+    arm_trace(m_trace, static_cast<size_t>(m_blocks) * kMtSlots, g_mma_trace, stream);
+    arm_trace(m_push_trace, static_cast<size_t>(m_blocks) * 3, g_push_trace, stream);
 #endif
     m_tokens.decode(stream);
     launch_clustered(m_kernel, m_blocks, threads(), smem(), cluster(), stream,

@@ -1729,12 +1729,7 @@ class WgmmaRunner final : public Runner {
       maps.wide = m_tokens.wide;
     }
 #if NVFP4_TRACE
-    if (m_trace.get() == nullptr) {
-      m_trace = DeviceBuffer(static_cast<size_t>(grid) * kTraceSlots * sizeof(unsigned long long));
-      CUDA_CHECK(cudaMemsetAsync(m_trace.get(), 0, m_trace.bytes(), stream));
-    }
-    unsigned long long* const trace = m_trace.get<unsigned long long>();
-    CUDA_CHECK(cudaMemcpyToSymbolAsync(g_trace, &trace, sizeof trace, 0, cudaMemcpyHostToDevice, stream));
+    arm_trace(m_trace, static_cast<size_t>(grid) * kTraceSlots, g_trace, stream);
 #endif
     launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream>, grid, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes,
