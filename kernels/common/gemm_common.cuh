@@ -695,9 +695,8 @@ struct PushReduce {
 };
 
 // push_reduce2's first act, by thread tid 0: this rank expects the peer's half on recv_full and
-// tells the peer that its receive area is free. A caller whose receive area is free before its
-// accumulators are final (the K-halves CTA, gemm_mma.cuh: before it adds its halves) calls it
-// then, and push_reduce2<..., true> after (docs/perf-notes.md P161).
+// tells the peer that its receive area is free. The K-halves CTA (gemm_mma.cuh, P161c) calls it
+// before it adds its halves, then push_send and push_receive (below) in place of push_reduce2.
 template <int kThreads, int kRegs, int kUnit>
 __device__ __forceinline__ void push_announce(uint64_t* recv_full, uint64_t* peer_ready, int tid) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -713,8 +712,8 @@ __device__ __forceinline__ void push_announce(uint64_t* recv_full, uint64_t* pee
 // This rank's half of the units, [u0, u0 + kUnits / 2), comes back in `own`, the peer's values
 // added, chosen by the rank with selects rather than by a branch per block of accumulators (the
 // branches and the skipped blocks cost the once-per-CTA code instruction fetches:
-// docs/perf-notes.md P60). kAnnounced: the caller has run push_announce.
-template <int kThreads, int kRegs, int kUnit, bool kAnnounced = false>
+// docs/perf-notes.md P60).
+template <int kThreads, int kRegs, int kUnit>
 __device__ __forceinline__ void push_reduce2(const float (&acc)[kRegs], uint8_t* recv, uint64_t* recv_full,
                                              uint64_t* peer_ready, int tid, float (&own)[kRegs / 2], int& u0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -724,7 +723,7 @@ __device__ __forceinline__ void push_reduce2(const float (&acc)[kRegs], uint8_t*
   const uint32_t peer = rank ^ 1u;
   const bool upper = rank != 0;  // this rank sums the upper half of the units, the peer the lower
   u0 = upper ? P::kUnits / 2 : 0;
-  if (!kAnnounced && tid == 0) {
+  if (tid == 0) {  // push_announce's act (written out: calling it changed the SASS of every pushing kernel)
     sm90::mbar_arrive_expect_tx(recv_full, P::kRecvBytes);
     sm90::mbar_arrive_remote(sm90::cluster_map(sm90::smem_addr(peer_ready), peer));  // this ring is free
   }
@@ -761,7 +760,7 @@ __device__ __forceinline__ void push_reduce2(const float (&acc)[kRegs], uint8_t*
 }
 
 // push_reduce2 in two calls, for a caller that has the peer's half of its accumulators before its
-// own (the K-halves CTA, gemm_mma.cuh, P161b): push_send sends `send` (the peer's half, in the
+// own (the K-halves CTA, gemm_mma.cuh, P161c): push_send sends `send` (the peer's half, in the
 // layout push_reduce2 sends) once the peer's receive area is free (push_announce ran on both
 // ranks), and push_receive adds the peer's values for this rank's half to `keep`.
 template <int kThreads, int kHalf>
@@ -802,7 +801,7 @@ __device__ __forceinline__ void push_receive(float (&keep)[kHalf], const uint8_t
 
 // push_reduce2 with its receive area in `ring` (kRingBytes), after the staged output tile of
 // kStagedBytes.
-template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, bool kAnnounced = false>
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes>
 __device__ __forceinline__ void push_reduce2_in_ring(const float (&acc)[kRegs], uint8_t* ring, uint64_t* recv_full,
                                                      uint64_t* peer_ready, int tid, float (&own)[kRegs / 2], int& u0) {
   using P = PushReduce<kThreads, kRegs, kUnit>;
@@ -812,25 +811,23 @@ __device__ __forceinline__ void push_reduce2_in_ring(const float (&acc)[kRegs], 
   // `persistent` 2 x 256 gemm kernel (128 accumulators).
   uint32_t recv = kRecv;
   asm volatile("" : "+r"(recv));
-  push_reduce2<kThreads, kRegs, kUnit, kAnnounced>(acc, ring + recv, recv_full, peer_ready, tid, own, u0);
+  push_reduce2<kThreads, kRegs, kUnit>(acc, ring + recv, recv_full, peer_ready, tid, own, u0);
 }
 
 // A split tile's reduction as both tensor-core variants run it, then the epilogue on this rank's
 // share of the units: 2 ranks pushed where `push` (push_reduce2, its receive area in `ring` after
 // the staged output tile of kStagedBytes, recv_full / peer_ready its barriers), then
 // epi_own(own, u0) on the half [u0, u0 + kUnits / 2) in `own`; else pulled (splitk_reduce, which
-// also serves splits == 1), then epi(acc, u0, u1). kRingBytes is the ring's size. kAnnounced: the
-// caller has run push_announce where `push`.
-template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, bool kAnnounced = false, class Epi,
-          class EpiOwn>
+// also serves splits == 1), then epi(acc, u0, u1). kRingBytes is the ring's size.
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi, class EpiOwn>
 __device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring, int splits, bool push,
                                              uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi,
                                              EpiOwn&& epi_own) {
   if (splits == 2 && push) {
     int u0;
     float own[kRegs / 2];
-    push_reduce2_in_ring<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes, kAnnounced>(acc, ring, recv_full,
-                                                                                       peer_ready, tid, own, u0);
+    push_reduce2_in_ring<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(acc, ring, recv_full, peer_ready, tid,
+                                                                           own, u0);
     epi_own(own, u0);
   } else {
     splitk_reduce<kThreads, kRegs, kUnit>(acc, reinterpret_cast<float*>(ring), splits, tid, epi);
@@ -838,10 +835,10 @@ __device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring,
 }
 // The same, for an epilogue that takes only the whole accumulator array and a share [u0, u1): the
 // pushed half is written back over this rank's half of `acc` (selects, no branch).
-template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, bool kAnnounced = false, class Epi>
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Epi>
 __device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring, int splits, bool push,
                                              uint64_t* recv_full, uint64_t* peer_ready, int tid, Epi&& epi) {
-  reduce_split<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes, kAnnounced>(
+  reduce_split<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(
       acc, ring, splits, push, recv_full, peer_ready, tid, epi, [&](const float(&own)[kRegs / 2], int u0) {
         const bool upper = u0 != 0;
 #pragma unroll

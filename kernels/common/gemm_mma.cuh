@@ -503,49 +503,22 @@ struct Kernel : Geometry<W, KH> {
   // partner would get the same bits). After main_loop_ring's closing barrier; one barrier inside.
   static constexpr int kFoldBytes = kThreads * G::kOutRegs * 4;
   static constexpr int kFoldAt = kRingBytes - kFoldBytes;
-  __device__ __forceinline__ static void fold_halves(const float (&acc)[kRegs], uint8_t* smem, int tid,
-                                                     float (&own)[G::kOutRegs]) {
-    static_assert(KH == 2, "K halves");
-    static_assert(kFoldAt >= PartialTile<kSlots>::bytes(kTokens) &&
-                      kFoldAt >= PushReduce<kThreads, G::kOutRegs, kUnit>::recv_after(StagedTile<kSlots>::bytes(kTokens)) +
-                                     PushReduce<kThreads, G::kOutRegs, kUnit>::kRecvBytes &&
-                      kFoldAt >= kThreads * G::kOutRegs * 4 && kFoldAt % 16 == 0,
-                  "the fold area is clear of the split-K exchange and the staged tile");
-    const bool odd = tid >= kThreads / 2;
-    float4* const fold = reinterpret_cast<float4*>(smem + kFoldAt);
-#pragma unroll
-    for (int u = 0; u < G::kOutRegs / kUnit; ++u)
-#pragma unroll
-      for (int q = 0; q < kUnit / 4; ++q) {  // values selected, not addresses (no local memory)
-        const int ev = 2 * u * kUnit + 4 * q, od = ev + kUnit;
-        fold[(u * kUnit / 4 + q) * kThreads + tid] =
-            make_float4(odd ? acc[ev] : acc[od], odd ? acc[ev + 1] : acc[od + 1], odd ? acc[ev + 2] : acc[od + 2],
-                        odd ? acc[ev + 3] : acc[od + 3]);
-      }
-    __syncthreads();
-    const float4* const y = fold + (tid ^ (kThreads / 2));
-#pragma unroll
-    for (int u = 0; u < G::kOutRegs / kUnit; ++u)
-#pragma unroll
-      for (int q = 0; q < kUnit / 4; ++q) {
-        const int ev = 2 * u * kUnit + 4 * q, od = ev + kUnit, o = u * kUnit + 4 * q;
-        const float4 v = y[(u * kUnit / 4 + q) * kThreads];
-        own[o] = (odd ? acc[od] : acc[ev]) + v.x;
-        own[o + 1] = (odd ? acc[od + 1] : acc[ev + 1]) + v.y;
-        own[o + 2] = (odd ? acc[od + 2] : acc[ev + 2]) + v.z;
-        own[o + 3] = (odd ? acc[od + 3] : acc[ev + 3]) + v.w;
-      }
-  }
-
-  // fold_halves for half of the units after it: local units [4 hi, 4 hi + 4) (kUnit registers each,
-  // out[uu * kUnit + i] for unit 4 hi + uu), through half `area` (0 or 1) of the fold area, so that
-  // the two halves need no barrier between them. The same sums as fold_halves'. (hi is a rank's
+  static_assert(KH == 1 || (kFoldAt >= PartialTile<kSlots>::bytes(kTokens) &&
+                            kFoldAt >= PushReduce<kThreads, G::kOutRegs, kUnit>::recv_after(StagedTile<kSlots>::bytes(kTokens)) +
+                                           PushReduce<kThreads, G::kOutRegs, kUnit>::kRecvBytes &&
+                            kFoldAt >= kThreads * G::kOutRegs * 4 && kFoldAt % 16 == 0),
+                "the fold area is clear of the split-K exchange and the staged tile");
+  // The fold of kParts of the folded units: local units [kParts hi, kParts hi + kParts) (kUnit
+  // registers each, out[uu * kUnit + i] for unit kParts hi + uu), through part `area` of the fold
+  // area (kParts units each), so that parts in different areas need no barrier between them (the
+  // K-halves 2-rank plan folds its two halves around the pushed exchange, P161c). (hi is a rank's
   // choice at run time: values selected, not addresses.)
+  template <int kParts>
   __device__ __forceinline__ static void fold_part(const float (&acc)[kRegs], uint8_t* smem, int tid, bool hi, int area,
-                                                   float (&out)[G::kOutRegs / 2]) {
-    constexpr int kParts = G::kOutRegs / kUnit / 2;  // units in a half
+                                                   float (&out)[kParts * kUnit]) {
+    static_assert(KH == 2, "K halves");
     const bool odd = tid >= kThreads / 2;
-    float4* const fold = reinterpret_cast<float4*>(smem + kFoldAt + area * (kFoldBytes / 2));
+    float4* const fold = reinterpret_cast<float4*>(smem + kFoldAt + area * (kParts * kUnit * kThreads * 4));
     // Register r of unit u's even (ev) or odd (ev + kUnit) n8 tile: 2 u kUnit + r.
     const auto pick = [&](int uu, int r) { return hi ? acc[2 * (uu + kParts) * kUnit + r] : acc[2 * uu * kUnit + r]; };
 #pragma unroll
@@ -570,6 +543,11 @@ struct Kernel : Geometry<W, KH> {
         out[o + 2] = (odd ? pick(uu, od + 2) : pick(uu, ev + 2)) + v.z;
         out[o + 3] = (odd ? pick(uu, od + 3) : pick(uu, ev + 3)) + v.w;
       }
+  }
+  // Every unit at once.
+  __device__ __forceinline__ static void fold_halves(const float (&acc)[kRegs], uint8_t* smem, int tid,
+                                                     float (&own)[G::kOutRegs]) {
+    fold_part<G::kOutRegs / kUnit>(acc, smem, tid, false, 0, own);
   }
 
   // A split tile's outputs (gemm, group_gemm; 3 or more ranks, or 2 not pushed) by output rows
@@ -655,9 +633,10 @@ struct Kernel : Geometry<W, KH> {
       if constexpr (kRows) {
         if (splits > 1 && !push && sched.ts.rows) return reduce_rows(v, smem, splits, out, tile, warp_w, lane, tid);
       }
-      if (KH == 1 && push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
-      reduce_split<kThreads, kOut, kUnit, kSmemBytes, Staged::bytes(kTokens), KH == 2>(
-          v, smem, splits, push, red_bars, push ? red_bars + 1 : nullptr, tid, epi);
+      // (KH = 2 comes here only unpushed: its pushed exchange is below.)
+      if (push) sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
+      reduce_split<kThreads, kOut, kUnit, kSmemBytes, Staged::bytes(kTokens)>(v, smem, splits, push, red_bars,
+                                                                            push ? red_bars + 1 : nullptr, tid, epi);
     };
     if constexpr (kPairs) {
       static_assert(KH == 2, "pairs: the K-halves CTA");
@@ -667,21 +646,20 @@ struct Kernel : Geometry<W, KH> {
       pair_split_reduce<kThreads, kOut, kUnit, kSmemBytes, Staged::bytes(kTokens)>(
           own, smem, *wp, sched.ts.splits, red_bars, red_bars + 1, tid, [] { __syncthreads(); }, epi);
     } else if constexpr (KH == 2) {
-      // The pushed exchange's receive area lies clear of the fold's (fold_halves): the peer may
-      // write it while this CTA adds its halves, so it is told now (P161: the peer's signal came
-      // ~1 us after the fold otherwise).
+      // The pushed exchange's receive area lies clear of the fold's (fold_part): the peer may write
+      // it while this CTA adds its halves, so it is told first.
       if (push) {
         sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
         push_announce<kThreads, kOut, kUnit>(red_bars, red_bars + 1, tid);
         // The peer's half folded first and pushed, this rank's half folded while it travels
-        // (P161b). Rank 1 keeps units [4, 8) of the folded 8, rank 0 [0, 4), as push_reduce2.
+        // (P161c). Rank 1 keeps units [4, 8) of the folded 8, rank 0 [0, 4), as push_reduce2.
         const bool upper = sm90::cluster_rank() != 0;
         uint32_t recv = PushReduce<kThreads, kOut, kUnit>::recv_after(Staged::bytes(kTokens));
         asm volatile("" : "+r"(recv));
         float half[kOut / 2];
-        fold_part(acc, smem, tid, !upper, 0, half);
+        fold_part<kOut / kUnit / 2>(acc, smem, tid, !upper, 0, half);
         push_send<kThreads, kOut / 2>(half, smem + recv, red_bars, red_bars + 1, tid);
-        fold_part(acc, smem, tid, upper, 1, half);
+        fold_part<kOut / kUnit / 2>(acc, smem, tid, upper, 1, half);
         push_receive<kThreads, kOut / 2>(half, smem + recv, red_bars, tid);
         float v[kOut];  // epi reads only the kept units [u0, u0 + 4): the half in both places
 #pragma unroll
@@ -863,10 +841,11 @@ inline constexpr double kStreamKStep = 1.2;
 
 // The data-parallel split count of `lp` (1 to kMaxSplits, at least kMinSplitSteps K steps per split
 // of the GEMM with the fewest; past 1 only counts whose clusters all run in one wave, as before
-// P65) that the model above prices lowest, and that price.
+// P65) that the model above prices lowest, and that price. `pairs` (the K-halves CTA's pairs
+// kernel, P162, or null): 4 splits run in clusters of 2 and reduce in pairs, at kPairSteps.
 inline constexpr int kMinSplitSteps = 4;
 template <class G, class Kernel>
-std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
+std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel, Kernel pairs = nullptr) {
   constexpr bool wide = G::kCtasPerSm == 1;
   constexpr double kStep = G::kKHalves == 2 ? kHalvesStep : kWideStep;  // one CTA per SM
   const int min_k = min_k_steps(lp);
@@ -874,12 +853,14 @@ std::pair<int, double> cheapest_splits(const LaunchPlan& lp, Kernel kernel) {
   for (int s = 1; s <= kMaxSplits && (s == 1 || (min_k / s >= kMinSplitSteps && splits_supported())); ++s) {
     LaunchPlan t = lp;
     t.ts.splits = s;
-    const int64_t resident = resident_ctas(kernel, G::kThreads, G::kSmemBytes, s);
+    const bool paired = s == 4 && pairs != nullptr;
+    const int64_t resident = paired ? resident_ctas(pairs, G::kThreads, G::kSmemBytes, 2)
+                                    : resident_ctas(kernel, G::kThreads, G::kSmemBytes, s);
     if (s > 1 && t.tiles * s > resident) continue;
     const std::vector<double> steps = unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; });
     const double run = wide ? kStep * occupancy_cost(steps, resident, resident, 1.0)
                             : occupancy_cost(steps, lone_ctas(kernel, G::kThreads, G::kSmemBytes, s), resident, kLoneStep);
-    const double cost = run + (s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : kSplitStepsMany);
+    const double cost = run + (s == 1 ? 0.0 : s == 2 ? kSplitSteps2 : paired ? kPairSteps : kSplitStepsMany);
     if (cost < best.second) best = {s, cost};
   }
   return best;
@@ -927,31 +908,16 @@ class MmaRunner final : public Runner {
     }
     // The K-halves CTA (gemm), data-parallel only.
     if constexpr (kHalvesExists) {
+      // At 4 K splits its ranks reduce in pairs (P162) unless NVFP4_TENSOR_CORE_PAIRS=0.
       LaunchPlan halves = plan_for<8, 2>(gemms);
-      const auto [hsplits, hcost] = cheapest_splits<Geometry<8, 2>>(halves, kernel_of<8, false, 2>());
+      const auto [hsplits, hcost] = cheapest_splits<Geometry<8, 2>>(
+          halves, kernel_of<8, false, 2>(), pairs_allowed ? kernel_of<8, false, 2, true>() : nullptr);
       if (warps == "8k" || (warps.empty() && hcost < dp_cost)) {
         lp = halves;
         lp.ts.splits = splits = hsplits;
         dp_cost = hcost;
         m_warps = 8;
         m_halves = true;
-      }
-      // ...and at 4 K splits reduced in pairs (P162), where that launch is resident in clusters of 2.
-      if (pairs_allowed && (warps.empty() || warps == "8k")) {
-        LaunchPlan t = halves;
-        t.ts.splits = 4;
-        if (pairs_fit(t)) {
-          const int64_t resident = resident_ctas(kernel_of<8, false, 2, true>(), 256, Geometry<8, 2>::kSmemBytes, 2);
-          const std::vector<double> steps = unit_steps(t, [](const GemmEntry&, int64_t) { return 1.0; });
-          const double cost = kHalvesStep * occupancy_cost(steps, resident, resident, 1.0) + kPairSteps;
-          if (cost < dp_cost) {
-            lp = t;
-            splits = 4;
-            dp_cost = cost;
-            m_warps = 8;
-            m_halves = true;
-          }
-        }
       }
     } else if (warps == "8k") {
       throw std::invalid_argument("NVFP4_TENSOR_CORE_WARPS=8k: the K-halves CTA runs gemm only");
@@ -1013,7 +979,7 @@ class MmaRunner final : public Runner {
                  : m_warps == 8 ? kernel_of<8>()
                                 : kernel_of<4>();
       if (m_pairs) {  // a slot per unit (the quarters through L2), then a count per tile (zeroed once, never reset)
-        const int slot_floats = Geometry<8, 2>::kOutRegs * 256;
+        const int slot_floats = Geometry<8, 2>::kOutRegs * Geometry<8, 2>::kThreads;
         const size_t slots = static_cast<size_t>(m_blocks) * slot_floats * sizeof(float);
         m_partials = DeviceBuffer(slots + static_cast<size_t>(lp.tiles) * sizeof(unsigned long long));
         CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
@@ -1093,7 +1059,8 @@ class MmaRunner final : public Runner {
   // Whether `t` (the K-halves CTA at 4 splits) runs resident in clusters of 2 and K is long enough.
   static bool pairs_fit(const LaunchPlan& t) {
     return splits_supported() && min_k_steps(t) / 4 >= kMinSplitSteps &&
-           t.tiles * 4 <= resident_ctas(kernel_of<8, false, 2, true>(), 256, Geometry<8, 2>::kSmemBytes, 2);
+           t.tiles * 4 <= resident_ctas(kernel_of<8, false, 2, true>(), Geometry<8, 2>::kThreads,
+                                        Geometry<8, 2>::kSmemBytes, 2);
   }
 #if NVFP4_TRACE
   DeviceBuffer m_trace;       // the last launch's stamps, [CTA][kMtSlots]
