@@ -727,7 +727,9 @@ __global__ void __launch_bounds__(Geometry<W, KH>::kThreads, Geometry<W, KH>::kC
     if constexpr (kFused) {  // this CTA's share of the token pre-pass's work (TokenFuse)
       static_assert(fused_kernel_exists<Sched>(), "gemm and dual_gemm only");
       const auto fused = [&] {
-        decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * kThreads + threadIdx.x,
+        // The grid's warps dealt to the CTAs in turn (gemm_wgmma.cuh's share, P164).
+        decode_token_share(sched.entry(0), fuse,
+                           (int64_t{threadIdx.x / 32} * gridDim.x + blockIdx.x) * 32 + threadIdx.x % 32,
                            int64_t{gridDim.x} * kThreads);
         NVFP4_MMA_STAMP(kMtShareStored);
         __syncthreads();

@@ -928,15 +928,21 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
   if constexpr (kFusable && !kWideFused) {
     if (fuse.arrivals != nullptr) {  // this CTA's share of the token pre-pass's work (TokenFuse)
-      const int64_t tid = int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads = int64_t{gridDim.x} * (kConsumers * 128);
+      const int64_t threads = int64_t{gridDim.x} * (kConsumers * 128);
       // The chunks pass through 1 KiB per consumer warp of stage 0's token tile, which no copy
       // writes before every CTA has counted (below), after the fence.
       const uint32_t share_stage = sm90::smem_addr(ring) + (ctid / 32) * 1024;
       static_assert(kConsumers * 4 * 1024 <= kTokBytes, "the consumers' staging fits stage 0's token tile");
-      if constexpr (held_table<Sched, T, kFused, kStream>())
-        decode_token_share(token_groups, fuse, tid, threads, share_stage);
-      else
-        decode_token_share(sched.entry(0), fuse, tid, threads, share_stage);
+      if constexpr (held_table<Sched, T, kFused, kStream>()) {
+        // group_gemm: the grid's consumer warps dealt to the CTAs in turn (warp w of CTA c is warp
+        // w * gridDim.x + c of the share), so that the blocks past one pass over the grid land on
+        // every CTA alike rather than all on the first ones (P164, P165; gemm's kernels keep the
+        // CTA-major order, whose K loops' schedule the change moved).
+        decode_token_share(token_groups, fuse, (int64_t{ctid / 32} * gridDim.x + blockIdx.x) * 32 + ctid % 32, threads,
+                           share_stage);
+      } else {
+        decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads, share_stage);
+      }
       if (ctid == 0) NVFP4_STAMP(kTrShareStored);
       sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
       consumers_sync();
