@@ -639,12 +639,24 @@ struct Kernel : Geometry<W, KH> {
                                                                             push ? red_bars + 1 : nullptr, tid, epi);
     };
     if constexpr (kPairs) {
+      // The pair's exchange as the 2-rank plan's (P161c: the peer's half folded and sent first, this
+      // rank's folded while it travels), then the quarters through L2 (pair_quarters; P163).
       static_assert(KH == 2, "pairs: the K-halves CTA");
       sm90::cluster_wait();  // the pair's barriers are initialised (mma_gemm_kernel)
-      float own[kOut];
-      fold_halves(acc, smem, tid, own);
-      pair_split_reduce<kThreads, kOut, kUnit, kSmemBytes, Staged::bytes(kTokens)>(
-          own, smem, *wp, sched.ts.splits, red_bars, red_bars + 1, tid, [] { __syncthreads(); }, epi);
+      push_announce<kThreads, kOut, kUnit>(red_bars, red_bars + 1, tid);
+      const bool upper = sm90::cluster_rank() != 0;
+      uint32_t recv = PushReduce<kThreads, kOut, kUnit>::recv_after(Staged::bytes(kTokens));
+      asm volatile("" : "+r"(recv));
+      float half[kOut / 2];
+      fold_part(acc, smem, tid, !upper, 0, half);
+      push_send<kThreads, kOut / 2>(half, smem + recv, red_bars, red_bars + 1, tid);
+      fold_part(acc, smem, tid, upper, 1, half);
+      push_receive<kThreads, kOut / 2>(half, smem + recv, red_bars, tid);
+      float v[kOut];  // pair_quarters writes the kept quarter into it
+#pragma unroll
+      for (int i = 0; i < kOut / 2; ++i) v[i] = v[kOut / 2 + i] = half[i];
+      pair_quarters<kThreads, kOut, kUnit>(v, half, upper ? kOut / kUnit / 2 : 0, *wp, sched.ts.splits, tid,
+                                           [] { __syncthreads(); }, epi);
     } else if constexpr (KH == 2) {
       // The pushed exchange's receive area lies clear of the fold's (fold_part): the peer may write
       // it while this CTA adds its halves, so it is told first.
