@@ -861,16 +861,14 @@ __device__ __forceinline__ void reduce_split(float (&acc)[kRegs], uint8_t* ring,
 // instead of three quarters. `ring`, recv_full and peer_ready as reduce_split's pushed path; the
 // cluster barrier that makes the barriers' initialisation visible is the caller's. epi(acc, u0, u1)
 // on the kept quarter, written back into `acc` by selects.
-template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Sync, class Epi>
-__device__ __forceinline__ void pair_split_reduce(float (&acc)[kRegs], uint8_t* ring, const WorkPlan& wp,
-                                                  const Divisor& splits, uint64_t* recv_full, uint64_t* peer_ready,
-                                                  int tid, Sync&& sync, Epi&& epi) {
-  constexpr int kUnits = kRegs / kUnit, kHalf = kRegs / 2, kQuarter = kRegs / 4;
+// pair_split_reduce's second part: `own`, the pair's sums of this rank's half [uh, uh + kUnits / 2)
+// of the units, its quarters swapped through L2 with the other pair, epi on the kept quarter.
+template <int kThreads, int kRegs, int kUnit, class Sync, class Epi>
+__device__ __forceinline__ void pair_quarters(float (&acc)[kRegs], const float (&own)[kRegs / 2], int uh,
+                                              const WorkPlan& wp, const Divisor& splits, int tid, Sync&& sync,
+                                              Epi&& epi) {
+  constexpr int kUnits = kRegs / kUnit, kQuarter = kRegs / 4;
   static_assert(kUnits % 4 == 0, "whole units in each quarter");
-  int uh;
-  float own[kHalf];
-  push_reduce2_in_ring<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(acc, ring, recv_full, peer_ready, tid, own,
-                                                                         uh);
   const int b = static_cast<int>(blockIdx.x), tile = splits.div(b), pair = (b - tile * 4) / 2;
   const bool lower = pair == 0;  // keeps own[0, kQuarter), sends own[kQuarter, kHalf)
   const int64_t slot4 = wp.slot_floats / 4;
@@ -901,6 +899,16 @@ __device__ __forceinline__ void pair_split_reduce(float (&acc)[kRegs], uint8_t* 
 #pragma unroll
     for (int i = 0; i < kQuarter; ++i) acc[k * kQuarter + i] = u0 == k * kUnits / 4 ? kept[i] : acc[k * kQuarter + i];
   epi(acc, u0, u0 + kUnits / 4);
+}
+template <int kThreads, int kRegs, int kUnit, int kRingBytes, int kStagedBytes, class Sync, class Epi>
+__device__ __forceinline__ void pair_split_reduce(float (&acc)[kRegs], uint8_t* ring, const WorkPlan& wp,
+                                                  const Divisor& splits, uint64_t* recv_full, uint64_t* peer_ready,
+                                                  int tid, Sync&& sync, Epi&& epi) {
+  int uh;
+  float own[kRegs / 2];
+  push_reduce2_in_ring<kThreads, kRegs, kUnit, kRingBytes, kStagedBytes>(acc, ring, recv_full, peer_ready, tid, own,
+                                                                         uh);
+  pair_quarters<kThreads, kRegs, kUnit>(acc, own, uh, wp, splits, tid, sync, epi);
 }
 
 // ---- epilogues ----

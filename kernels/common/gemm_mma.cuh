@@ -550,6 +550,29 @@ struct Kernel : Geometry<W, KH> {
     fold_part<G::kOutRegs / kUnit>(acc, smem, tid, false, 0, own);
   }
 
+  // KH = 2, two ranks pushed (the 2-rank plan, or a pair of the pairs plan): the pushed exchange's
+  // receive area lies clear of the fold's, so the peer is told first that it may write it; then the
+  // peer's half of the units folded and pushed, and this rank's half folded while it travels
+  // (P161c), the peer's values added. Returns this rank's first unit (rank 1 keeps units [4, 8) of
+  // the folded 8, rank 0 [0, 4), as push_reduce2), its half in `half` and at both halves of `v`.
+  __device__ __forceinline__ static int fold_push(const float (&acc)[kRegs], uint8_t* smem, uint64_t* red_bars,
+                                                  int tid, float (&half)[G::kOutRegs / 2],
+                                                  float (&v)[G::kOutRegs]) {
+    constexpr int kOut = G::kOutRegs;
+    sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
+    push_announce<kThreads, kOut, kUnit>(red_bars, red_bars + 1, tid);
+    const bool upper = sm90::cluster_rank() != 0;
+    uint32_t recv = PushReduce<kThreads, kOut, kUnit>::recv_after(StagedTile<kSlots / NB>::bytes(kTokens));
+    asm volatile("" : "+r"(recv));
+    fold_part<kOut / kUnit / 2>(acc, smem, tid, !upper, 0, half);
+    push_send<kThreads, kOut / 2>(half, smem + recv, red_bars, red_bars + 1, tid);
+    fold_part<kOut / kUnit / 2>(acc, smem, tid, upper, 1, half);
+    push_receive<kThreads, kOut / 2>(half, smem + recv, red_bars, tid);
+#pragma unroll
+    for (int i = 0; i < kOut / 2; ++i) v[i] = v[kOut / 2 + i] = half[i];
+    return upper ? kOut / kUnit / 2 : 0;
+  }
+
   // A split tile's outputs (gemm, group_gemm; 3 or more ranks, or 2 not pushed) by output rows
   // (PartialTile, sum_rows_out: docs/perf-notes.md P66), straight to C. The ring is free (main_loop
   // drained it).
@@ -639,32 +662,15 @@ struct Kernel : Geometry<W, KH> {
                                                                             push ? red_bars + 1 : nullptr, tid, epi);
     };
     if constexpr (kPairs) {
+      // The pair's exchange as the 2-rank plan's, then the quarters through L2 (pair_quarters; P163).
       static_assert(KH == 2, "pairs: the K-halves CTA");
-      sm90::cluster_wait();  // the pair's barriers are initialised (mma_gemm_kernel)
-      float own[kOut];
-      fold_halves(acc, smem, tid, own);
-      pair_split_reduce<kThreads, kOut, kUnit, kSmemBytes, Staged::bytes(kTokens)>(
-          own, smem, *wp, sched.ts.splits, red_bars, red_bars + 1, tid, [] { __syncthreads(); }, epi);
+      float half[kOut / 2], v[kOut];  // pair_quarters writes the kept quarter into v
+      const int uh = fold_push(acc, smem, red_bars, tid, half, v);
+      pair_quarters<kThreads, kOut, kUnit>(v, half, uh, *wp, sched.ts.splits, tid, [] { __syncthreads(); }, epi);
     } else if constexpr (KH == 2) {
-      // The pushed exchange's receive area lies clear of the fold's (fold_part): the peer may write
-      // it while this CTA adds its halves, so it is told first.
       if (push) {
-        sm90::cluster_wait();  // the peer's barriers are initialised (mma_gemm_kernel)
-        push_announce<kThreads, kOut, kUnit>(red_bars, red_bars + 1, tid);
-        // The peer's half folded first and pushed, this rank's half folded while it travels
-        // (P161c). Rank 1 keeps units [4, 8) of the folded 8, rank 0 [0, 4), as push_reduce2.
-        const bool upper = sm90::cluster_rank() != 0;
-        uint32_t recv = PushReduce<kThreads, kOut, kUnit>::recv_after(Staged::bytes(kTokens));
-        asm volatile("" : "+r"(recv));
-        float half[kOut / 2];
-        fold_part<kOut / kUnit / 2>(acc, smem, tid, !upper, 0, half);
-        push_send<kThreads, kOut / 2>(half, smem + recv, red_bars, red_bars + 1, tid);
-        fold_part<kOut / kUnit / 2>(acc, smem, tid, upper, 1, half);
-        push_receive<kThreads, kOut / 2>(half, smem + recv, red_bars, tid);
-        float v[kOut];  // epi reads only the kept units [u0, u0 + 4): the half in both places
-#pragma unroll
-        for (int i = 0; i < kOut / 2; ++i) v[i] = v[kOut / 2 + i] = half[i];
-        const int u0 = upper ? kOut / kUnit / 2 : 0;
+        float half[kOut / 2], v[kOut];  // epi reads only the kept units [u0, u0 + 4)
+        const int u0 = fold_push(acc, smem, red_bars, tid, half, v);
         return epi(v, u0, u0 + kOut / kUnit / 2);
       }
       float own[kOut];
