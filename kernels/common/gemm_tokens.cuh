@@ -271,16 +271,41 @@ __device__ __forceinline__ void decode_token_share(const GemmEntry& e, const Tok
                                                    int64_t threads, uint32_t stage = 0) {
   decode_token_share([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads, stage);
 }
+// A copy of v whose words the compiler cannot trace back to where they were read (here: the
+// kernel's parameters), so that selecting among such copies stays register selects (P166).
+template <class T>
+__device__ __forceinline__ T opaque_copy(const T& v) {
+  static_assert(sizeof(T) % 4 == 0 && std::is_trivially_copyable_v<T>);
+  uint32_t w[sizeof(T) / 4];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (auto& x : w) asm("mov.b32 %0, %0;" : "+r"(x));
+  T out;
+  memcpy(&out, w, sizeof(T));
+  return out;
+}
 // The groups' tokens (group_gemm; their regions back to back, tg.groups of them): a block's group
 // selected from the parameters by its first chunk (no table in global memory, no loop).
 __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const TokenFuse& f, int64_t tid,
                                                    int64_t threads, uint32_t stage = 0) {
   decode_token_share(
       [&](int64_t chunk) {
-        TokenSource src = tg.group[0];
+        // Field by field, from registers: a source chosen by index from the parameters compiled to
+        // constant-bank loads at a register offset, two dependent rounds of them before each block's
+        // loads (P166); the fields pass through opaque moves so the selection stays selects.
+        TokenSource src = opaque_copy(tg.group[0]);
 #pragma unroll
-        for (int g = 1; g < kMaxFuseGroups; ++g)
-          if (g < tg.groups && chunk >= tg.group[g].first_chunk) src = tg.group[g];
+        for (int g = 1; g < kMaxFuseGroups; ++g) {
+          const TokenSource x = opaque_copy(tg.group[g]);
+          const bool in = g < tg.groups && chunk >= x.first_chunk;
+          src.a = in ? x.a : src.a;
+          src.sfa = in ? x.sfa : src.sfa;
+          src.first_chunk = in ? x.first_chunk : src.first_chunk;
+          src.k = in ? x.k : src.k;
+          src.m = in ? x.m : src.m;
+          src.m_pad = in ? x.m_pad : src.m_pad;
+          src.tok_chunks = in ? x.tok_chunks : src.tok_chunks;
+        }
         return fetch_block_of(src, chunk);
       },
       f, tid, threads, stage);
