@@ -209,7 +209,8 @@ inline constexpr int kFuseBatch = 4;
 // count's GPU-scope fence ~1-2 us of acknowledgements to wait for: docs/perf-notes.md P90). In
 // shared memory chunk c of the warp's 8 has its 16-byte unit q at q ^ c (no bank conflicts on
 // either side); the caller fences the async proxy before that memory is copied into.
-template <class Fetch>
+// kBatch: the blocks fetched at a time (a smaller register budget takes fewer).
+template <int kBatch = kFuseBatch, class Fetch>
 __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFuse& f, int64_t tid, int64_t threads,
                                                    uint32_t stage = 0) {
   const int64_t blocks = f.chunks * 4;
@@ -217,13 +218,13 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
   const int c = (threadIdx.x >> 2) & 7;  // the lane's chunk among the warp's 8
   // Staged, a warp runs the loops as one: its lanes' blocks are consecutive (tid % 32 is the lane).
   const int lane = stage != 0 ? static_cast<int>(threadIdx.x & 31) : 0;
-  for (int64_t b0 = tid; b0 - lane < blocks; b0 += kFuseBatch * threads) {
-    TokenBlock blk[kFuseBatch];
+  for (int64_t b0 = tid; b0 - lane < blocks; b0 += kBatch * threads) {
+    TokenBlock blk[kBatch];
 #pragma unroll
-    for (int i = 0; i < kFuseBatch; ++i)
+    for (int i = 0; i < kBatch; ++i)
       if (b0 + i * threads < blocks) blk[i] = fetch((b0 + i * threads) >> 2);
 #pragma unroll
-    for (int i = 0; i < kFuseBatch; ++i) {
+    for (int i = 0; i < kBatch; ++i) {
       const int64_t b = b0 + i * threads;
       if (stage != 0) {  // the warp goes on while its first lane's block is below `blocks`, so every lane
                          // reaches the __syncwarp()s: lanes past it decode zeros and store nothing
@@ -286,9 +287,10 @@ __device__ __forceinline__ T opaque_copy(const T& v) {
 }
 // The groups' tokens (group_gemm; their regions back to back, tg.groups of them): a block's group
 // selected from the parameters by its first chunk (no table in global memory, no loop).
+template <int kBatch = kFuseBatch>
 __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const TokenFuse& f, int64_t tid,
                                                    int64_t threads, uint32_t stage = 0) {
-  decode_token_share(
+  decode_token_share<kBatch>(
       [&](int64_t chunk) {
         // Field by field, from registers: a source chosen by index from the parameters compiled to
         // constant-bank loads at a register offset, two dependent rounds of them before each block's

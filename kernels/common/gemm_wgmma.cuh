@@ -669,8 +669,24 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // kGlobal with push: pairs of ranks in clusters of 2 (pair_split_reduce, P138).
   if ((kClusters || sched.ts.push) && splits > 1) sm90::cluster_arrive_relaxed();
 
+  // group_gemm's fused share over the producer warpgroup's four warps too (P167): where the blocks
+  // are 384 per CTA or fewer (G=2 [128,384]: 49152 for 128 CTAs) no thread takes two, whose second
+  // cost a thread ~0.5 us (P166); its warps are the share's last ones of each CTA (after the
+  // consumers'), staged through stage 0's token tile beside theirs, and meet them at barrier 7.
+  constexpr bool kProducerShare = kFusable && !kWideFused && held_table<Sched, T, kFused, kStream>();
+  constexpr int kShareThreads = kConsumers * 128 + (kProducerShare ? 128 : 0);
+  static_assert(kShareThreads / 32 * 1024 <= kTokBytes, "the share's staging fits stage 0's token tile");
   if (warpgroup == 0) {  // ---- producer ----
     sm90::setmaxnreg_dec<kProducerRegs>();
+    if constexpr (kProducerShare) {
+      if (fuse.arrivals != nullptr) {
+        const int w = kConsumers * 4 + static_cast<int>(threadIdx.x / 32);
+        decode_token_share<1>(token_groups, fuse, (int64_t{w} * gridDim.x + blockIdx.x) * 32 + threadIdx.x % 32,
+                              int64_t{gridDim.x} * kShareThreads, sm90::smem_addr(ring) + w * 1024);
+        sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
+        asm volatile("bar.arrive 7, %0;" ::"n"(kShareThreads) : "memory");
+      }
+    }
     // Producer warp r < issuers runs role r's loop over every K step, all its lanes waiting on
     // `empty`, lane 0 arriving and issuing the copies: one thread issuing all of them was the data
     // path's limit (docs/perf-notes.md P22: it spent ~85 % of its time issuing and ~15 % waiting
@@ -928,11 +944,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   const auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * 128) : "memory"); };
   if constexpr (kFusable && !kWideFused) {
     if (fuse.arrivals != nullptr) {  // this CTA's share of the token pre-pass's work (TokenFuse)
-      const int64_t threads = int64_t{gridDim.x} * (kConsumers * 128);
+      const int64_t threads = int64_t{gridDim.x} * kShareThreads;
       // The chunks pass through 1 KiB per consumer warp of stage 0's token tile, which no copy
       // writes before every CTA has counted (below), after the fence.
       const uint32_t share_stage = sm90::smem_addr(ring) + (ctid / 32) * 1024;
-      static_assert(kConsumers * 4 * 1024 <= kTokBytes, "the consumers' staging fits stage 0's token tile");
       if constexpr (held_table<Sched, T, kFused, kStream>()) {
         // group_gemm: the grid's consumer warps dealt to the CTAs in turn (warp w of CTA c is warp
         // w * gridDim.x + c of the share), so that the blocks past one pass over the grid land on
@@ -945,7 +960,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
       if (ctid == 0) NVFP4_STAMP(kTrShareStored);
       sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
-      consumers_sync();
+      if constexpr (kProducerShare)
+        asm volatile("bar.sync 7, %0;" ::"n"(kShareThreads) : "memory");  // the producers' part too
+      else
+        consumers_sync();
       if (ctid == 0) {
         NVFP4_STAMP(kTrShareSynced);
         tokens_target = count_arrival(fuse.arrivals, gridDim.x);
