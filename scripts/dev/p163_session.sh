@@ -26,10 +26,8 @@ for x in json.load(open(sys.argv[1]))['results']: print(' ', x['status'], x.get(
     verify|ab|sanitize) bash scripts/dev/p162_session.sh "$OUT/p162" "$1" | grep -v "^==== " ;;
     tests) gpu_tests_run "$OUT" "$FILTER" 420 ;;
     trace)  # main's trace build: the fused plans' per-CTA start (G=2 [128,384], gemm 128x4096x7168)
-      trace_run "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536 | head -n 30
-      python3 scripts/dev/cta_spread.py "$OUT/g2b.trace"
-      trace_run "$OUT" gemm4096 gemm 128x4096x7168 | head -n 30
-      python3 scripts/dev/cta_spread.py "$OUT/gemm4096.trace" ;;
+      TRACE_LINES=30 trace_spread "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536
+      TRACE_LINES=30 trace_spread "$OUT" gemm4096 gemm 128x4096x7168 ;;
   esac
 }
 run_steps "plans maintests verify ab tests sanitize trace"

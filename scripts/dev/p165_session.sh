@@ -25,10 +25,8 @@ print(dict(collections.Counter(x['status'] for x in r)), sum('main launch' in (x
       done ;;
     tests) gpu_tests_run "$OUT" 'Variants.Gemm:Variants.GroupGemm:Variants.DualGemm:Variants.FusedTokensRelaunch:Variants.TensorCorePairsRelaunch:Variants.GlobalSplitRelaunch:Variants.TokenModes' 420 ;;
     trace)
-      trace_run "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536 | head -n 12
-      python3 scripts/dev/cta_spread.py "$OUT/g2b.trace"
-      trace_run "$OUT" gemm4096 gemm 128x4096x7168 | head -n 12
-      python3 scripts/dev/cta_spread.py "$OUT/gemm4096.trace" ;;
+      TRACE_LINES=12 trace_spread "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536
+      TRACE_LINES=12 trace_spread "$OUT" gemm4096 gemm 128x4096x7168 ;;
   esac
 }
 run_steps "ab verify tests trace"

@@ -25,8 +25,7 @@ step() {
       echo "tensor-core racecheck exit $? $(grep -hE "RACECHECK SUMMARY" "$OUT/san/tc-racecheck.txt" | tail -n 1)"
       grep -hE "in (void )?[A-Za-z_:<]" "$OUT/san/tc-racecheck.txt" | sed 's/^ *//' | cut -c1-160 | sort | uniq -c | head -n 6 ;;
     trace)
-      trace_run "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536 2>/dev/null | head -n 12
-      python3 scripts/dev/cta_spread.py "$OUT/g2b.trace" ;;
+      trace_spread "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536 ;;
   esac
 }
 run_steps "ab verify tests sanitize trace"

@@ -16,8 +16,7 @@ step() {
       mkdir -p "$OUT/san"
       sanitize_run "$NEW" "$OUT/san" group_gemm 128x1024x1536,384x1024x1536 NVFP4_PERSISTENT_TOKENS=fused ;;
     trace)
-      trace_run "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536 2>/dev/null | head -n 12
-      python3 scripts/dev/cta_spread.py "$OUT/g2b.trace" ;;
+      trace_spread "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536 ;;
   esac
 }
 run_steps "ab verify tests sanitize trace"

@@ -13,8 +13,7 @@ step() {
         --max-time 1 | tee "$OUT/ab.txt" ;;
     verify) verify_groups .carry/newb/nvfp4bench "$OUT" fused "decoded in the main launch" NVFP4_PERSISTENT_TOKENS=fused ;;
     trace)
-      trace_run "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536 2>/dev/null | head -n 12
-      python3 scripts/dev/cta_spread.py "$OUT/g2b.trace" ;;
+      trace_spread "$OUT" g2b group_gemm 128x4096x1536,384x4096x1536 ;;
   esac
 }
 run_steps "ab verify trace"

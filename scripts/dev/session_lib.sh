@@ -28,6 +28,7 @@
 #   ab_problems OUT NAME PROBLEMS BUILD...    scripts/dev/ab.py over the gpu-mode benchmark cases of each
 #                                             problem (`persistent`, cupti, ROUNDS rounds, MAXT seconds)
 #   default_report BIN OUT NAME               the default config's report (json, csv, md) as OUT/NAME.*
+#   trace_spread OUT NAME PROBLEM SHAPE       trace_run's first lines, then cta_spread.py's per-CTA start spread
 #   trace_run OUT NAME PROBLEM SHAPE [VAR=VALUE ...]
 #                                             one case of `persistent` on the probe build .carry/trace
 #                                             (NVFP4BENCH_TRACE=ON), its stamps as OUT/NAME.trace, the
@@ -125,4 +126,8 @@ trace_run() {
   echo "==== $name $* exit $? $(python3 -c "
 import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status'], r['timing']['median_us'], 'us')" "$out/$name.json")"
   python3 scripts/dev/trace_summary.py "$out/$name.trace"
+}
+trace_spread() {
+  trace_run "$@" 2>/dev/null | head -n "${TRACE_LINES:-12}"
+  python3 scripts/dev/cta_spread.py "$1/$2.trace"
 }
