@@ -733,10 +733,8 @@ __global__ void __launch_bounds__(Geometry<W, KH>::kThreads, Geometry<W, KH>::kC
     if constexpr (kFused) {  // this CTA's share of the token pre-pass's work (TokenFuse)
       static_assert(fused_kernel_exists<Sched>(), "gemm and dual_gemm only");
       const auto fused = [&] {
-        // The grid's warps dealt to the CTAs in turn (gemm_wgmma.cuh's share, P164).
-        decode_token_share(sched.entry(0), fuse,
-                           (int64_t{threadIdx.x / 32} * gridDim.x + blockIdx.x) * 32 + threadIdx.x % 32,
-                           int64_t{gridDim.x} * kThreads);
+        // The grid's warps dealt to the CTAs in turn (dealt_tid, P165).
+        decode_token_share(sched.entry(0), fuse, dealt_tid(warp_w, lane), int64_t{gridDim.x} * kThreads);
         NVFP4_MMA_STAMP(kMtShareStored);
         __syncthreads();
         if (threadIdx.x == 0) wait_count(fuse.arrivals, count_arrival(fuse.arrivals, gridDim.x));

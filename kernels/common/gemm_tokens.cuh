@@ -272,6 +272,12 @@ __device__ __forceinline__ void decode_token_share(const GemmEntry& e, const Tok
                                                    int64_t threads, uint32_t stage = 0) {
   decode_token_share([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads, stage);
 }
+// The share's thread index of lane `lane` of the CTA's warp `warp` when the grid's warps are dealt
+// to the CTAs in turn (warp w of CTA c is warp w * gridDim.x + c of the share; P165): blocks past
+// one pass over the grid then land on every CTA alike rather than all on the first ones.
+__device__ __forceinline__ int64_t dealt_tid(int warp, int lane) {
+  return (int64_t{warp} * gridDim.x + blockIdx.x) * 32 + lane;
+}
 // A copy of v whose words the compiler cannot trace back to where they were read (here: the
 // kernel's parameters), so that selecting among such copies stays register selects (P166).
 template <class T>
@@ -292,21 +298,14 @@ __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const 
                                                    int64_t threads, uint32_t stage = 0) {
   decode_token_share<kBatch>(
       [&](int64_t chunk) {
-        // Field by field, from registers: a source chosen by index from the parameters compiled to
-        // constant-bank loads at a register offset, two dependent rounds of them before each block's
-        // loads (P166); the fields pass through opaque moves so the selection stays selects.
+        // From registers: a source chosen by index from the parameters compiled to constant-bank
+        // loads at a register offset, two dependent rounds of them before each block's loads
+        // (P166); copies through opaque moves keep the selection to selects.
         TokenSource src = opaque_copy(tg.group[0]);
 #pragma unroll
         for (int g = 1; g < kMaxFuseGroups; ++g) {
           const TokenSource x = opaque_copy(tg.group[g]);
-          const bool in = g < tg.groups && chunk >= x.first_chunk;
-          src.a = in ? x.a : src.a;
-          src.sfa = in ? x.sfa : src.sfa;
-          src.first_chunk = in ? x.first_chunk : src.first_chunk;
-          src.k = in ? x.k : src.k;
-          src.m = in ? x.m : src.m;
-          src.m_pad = in ? x.m_pad : src.m_pad;
-          src.tok_chunks = in ? x.tok_chunks : src.tok_chunks;
+          if (g < tg.groups && chunk >= x.first_chunk) src = x;
         }
         return fetch_block_of(src, chunk);
       },

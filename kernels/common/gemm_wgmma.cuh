@@ -681,7 +681,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     if constexpr (kProducerShare) {
       if (fuse.arrivals != nullptr) {
         const int w = kConsumers * 4 + static_cast<int>(threadIdx.x / 32);
-        decode_token_share<1>(token_groups, fuse, (int64_t{w} * gridDim.x + blockIdx.x) * 32 + threadIdx.x % 32,
+        decode_token_share<1>(token_groups, fuse, dealt_tid(w, static_cast<int>(threadIdx.x % 32)),
                               int64_t{gridDim.x} * kShareThreads, sm90::smem_addr(ring) + w * 1024);
         sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
         asm volatile("bar.arrive 7, %0;" ::"n"(kShareThreads) : "memory");
@@ -949,12 +949,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       // writes before every CTA has counted (below), after the fence.
       const uint32_t share_stage = sm90::smem_addr(ring) + (ctid / 32) * 1024;
       if constexpr (held_table<Sched, T, kFused, kStream>()) {
-        // group_gemm: the grid's consumer warps dealt to the CTAs in turn (warp w of CTA c is warp
-        // w * gridDim.x + c of the share), so that the blocks past one pass over the grid land on
-        // every CTA alike rather than all on the first ones (P164, P165; gemm's kernels keep the
-        // CTA-major order, whose K loops' schedule the change moved).
-        decode_token_share(token_groups, fuse, (int64_t{ctid / 32} * gridDim.x + blockIdx.x) * 32 + ctid % 32, threads,
-                           share_stage);
+        // group_gemm: the grid's consumer warps dealt to the CTAs in turn (dealt_tid; gemm's kernels
+        // keep the CTA-major order, whose K loops' schedule the change moved, P165).
+        decode_token_share(token_groups, fuse, dealt_tid(ctid / 32, ctid % 32), threads, share_stage);
       } else {
         decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads, share_stage);
       }
