@@ -21,7 +21,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "core/case_data.hpp"
 #include "core/hopper.cuh"
@@ -56,6 +60,29 @@ inline void arm_trace(Buffer& buf, size_t n, const Symbol& sym, cudaStream_t str
   }
   unsigned long long* const p = buf.template get<unsigned long long>();
   CUDA_CHECK(cudaMemcpyToSymbolAsync(sym, &p, sizeof p, 0, cudaMemcpyHostToDevice, stream));
+}
+// Host: appends the last launch's stamps to $NVFP4_TRACE_OUT (unset: nothing), a line per CTA:
+// "plan|" and the CTA's `slots` stamps of `buf`, then (with `extra`) its `extra_slots` of that (ns).
+template <class Buffer>
+inline void append_trace(const std::string& plan, const Buffer& buf, int slots, const Buffer* extra = nullptr,
+                         int extra_slots = 0) {
+  const char* path = std::getenv("NVFP4_TRACE_OUT");
+  if (path == nullptr || buf.get() == nullptr) return;
+  const size_t ctas = buf.bytes() / sizeof(unsigned long long) / slots;
+  const int xs = extra != nullptr ? extra_slots : 0;
+  std::vector<unsigned long long> v(ctas * slots), x(ctas * xs);
+  if (cudaMemcpy(v.data(), buf.get(), v.size() * sizeof v[0], cudaMemcpyDeviceToHost) != cudaSuccess) return;
+  if (extra != nullptr && cudaMemcpy(x.data(), extra->get(), x.size() * sizeof x[0], cudaMemcpyDeviceToHost) != cudaSuccess)
+    return;
+  FILE* f = std::fopen(path, "a");
+  if (f == nullptr) return;
+  for (size_t b = 0; b < ctas; ++b) {
+    std::fprintf(f, "%s|", plan.c_str());
+    for (int k = 0; k < slots; ++k) std::fprintf(f, "%s%llu", k ? "," : "", v[b * slots + k]);
+    for (int k = 0; k < xs; ++k) std::fprintf(f, ",%llu", x[b * xs + k]);
+    std::fprintf(f, "\n");
+  }
+  std::fclose(f);
 }
 #define NVFP4_PUSH_STAMP(k)                                      \
   do {                                                           \

@@ -222,6 +222,19 @@ inline StreamKPlan plan_stream_k(const LaunchPlan& lp, int64_t resident, double 
   return p;
 }
 
+// A data-parallel split-K launch through L2 (global_split_reduce, pair_split_reduce): a slot of
+// `slot_floats` FP32 sums per unit, then a count per tile, the counts zeroed here (prepare,
+// untimed) and never reset by a launch; `plan` points at them.
+inline DeviceBuffer global_split_workspace(int64_t units, int slot_floats, int64_t tiles, WorkPlan& plan,
+                                           cudaStream_t stream) {
+  const size_t slots = static_cast<size_t>(units) * slot_floats * sizeof(float);
+  DeviceBuffer buf(slots + static_cast<size_t>(tiles) * sizeof(unsigned long long));
+  CUDA_CHECK(cudaMemsetAsync(buf.get<uint8_t>() + slots, 0, buf.bytes() - slots, stream));
+  plan.partials = buf.get<float>();
+  plan.slot_floats = slot_floats;
+  return buf;
+}
+
 // A stream-K launch's workspace: a partial-sum slot of `slot_floats` floats and a flag per CTA,
 // the flags zeroed here (prepare, untimed) and left zero by every launch; plan() is the kernels'
 // WorkPlan over it. The same per-CTA slots and flags serve a data-parallel launch (plan.sk

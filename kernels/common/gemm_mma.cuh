@@ -36,7 +36,6 @@
 
 #include <cuda_fp16.h>
 
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -984,14 +983,10 @@ class MmaRunner final : public Runner {
                  : m_halves ? kernel_of<8, false, 2>()
                  : m_warps == 8 ? kernel_of<8>()
                                 : kernel_of<4>();
-      if (m_pairs) {  // a slot per unit (the quarters through L2), then a count per tile (zeroed once, never reset)
-        const int slot_floats = Geometry<8, 2>::kOutRegs * Geometry<8, 2>::kThreads;
-        const size_t slots = static_cast<size_t>(m_blocks) * slot_floats * sizeof(float);
-        m_partials = DeviceBuffer(slots + static_cast<size_t>(lp.tiles) * sizeof(unsigned long long));
-        CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
+      if (m_pairs) {  // a slot per unit (the quarters through L2), then a count per tile
+        m_partials = global_split_workspace(m_blocks, Geometry<8, 2>::kOutRegs * Geometry<8, 2>::kThreads, lp.tiles,
+                                            m_work.plan, stream);
         CUDA_CHECK(cudaStreamSynchronize(stream));
-        m_work.plan.partials = m_partials.get<float>();
-        m_work.plan.slot_floats = slot_floats;
       }
     }
     // gemm and dual_gemm, data-parallel, the whole grid resident: the main launch decodes the tokens
@@ -1073,22 +1068,7 @@ class MmaRunner final : public Runner {
   DeviceBuffer m_push_trace;  // push_reduce2's, [CTA][3]
 
  public:
-  ~MmaRunner() override {
-    const char* path = std::getenv("NVFP4_TRACE_OUT");
-    if (path == nullptr || m_trace.get() == nullptr) return;
-    std::vector<unsigned long long> v(m_trace.bytes() / sizeof(unsigned long long)), x(v.size() / kMtSlots * 3);
-    if (cudaMemcpy(v.data(), m_trace.get(), m_trace.bytes(), cudaMemcpyDeviceToHost) != cudaSuccess) return;
-    if (cudaMemcpy(x.data(), m_push_trace.get(), m_push_trace.bytes(), cudaMemcpyDeviceToHost) != cudaSuccess) return;
-    if (FILE* f = std::fopen(path, "a")) {
-      for (size_t b = 0; b < v.size() / kMtSlots; ++b) {
-        std::fprintf(f, "%s|", m_plan.c_str());
-        for (int k = 0; k < kMtSlots; ++k) std::fprintf(f, "%s%llu", k ? "," : "", v[b * kMtSlots + k]);
-        for (int k = 0; k < 3; ++k) std::fprintf(f, ",%llu", x[b * 3 + k]);
-        std::fprintf(f, "\n");
-      }
-      std::fclose(f);
-    }
-  }
+  ~MmaRunner() override { append_trace(m_plan, m_trace, kMtSlots, &m_push_trace, 3); }
 #endif
   int64_t m_blocks = 0;
   std::string m_plan;

@@ -1570,13 +1570,8 @@ class WgmmaRunner final : public Runner {
       if (sp.cuts > 0) m_work = StreamKWorkspace(sp.blocks, sp.slot_floats, stream);
       // Slots of the stride form: the units, or the balanced order's padded slots (balance.hpp).
       m_work.plan.units = sp.order.empty() ? sp.units : static_cast<int>(sp.order.size());
-      if (m_global) {  // a slot per unit, then a count per tile (zeroed once, never reset)
-        const size_t slots = static_cast<size_t>(sp.units) * sp.slot_floats * sizeof(float);
-        m_partials = DeviceBuffer(slots + static_cast<size_t>(sp.lp.tiles) * sizeof(unsigned long long));
-        CUDA_CHECK(cudaMemsetAsync(m_partials.get<uint8_t>() + slots, 0, m_partials.bytes() - slots, stream));
-        m_work.plan.partials = m_partials.get<float>();
-        m_work.plan.slot_floats = sp.slot_floats;
-      }
+      if (m_global)  // a slot per unit, then a count per tile
+        m_partials = global_split_workspace(sp.units, sp.slot_floats, sp.lp.tiles, m_work.plan, stream);
     }
 
     const int slots = sp.slots;
@@ -1775,20 +1770,7 @@ class WgmmaRunner final : public Runner {
 
  public:
   // Appends the last launch's stamps to $NVFP4_TRACE_OUT: a line per CTA, "plan|slot0,slot1,..." (ns).
-  ~WgmmaRunner() override {
-    const char* path = std::getenv("NVFP4_TRACE_OUT");
-    if (path == nullptr || m_trace.get() == nullptr) return;
-    std::vector<unsigned long long> v(m_trace.bytes() / sizeof(unsigned long long));
-    if (cudaMemcpy(v.data(), m_trace.get(), m_trace.bytes(), cudaMemcpyDeviceToHost) != cudaSuccess) return;
-    if (FILE* f = std::fopen(path, "a")) {
-      for (size_t b = 0; b < v.size() / kTraceSlots; ++b) {
-        std::fprintf(f, "%s|", m_plan.c_str());
-        for (int k = 0; k < kTraceSlots; ++k) std::fprintf(f, "%s%llu", k ? "," : "", v[b * kTraceSlots + k]);
-        std::fprintf(f, "\n");
-      }
-      std::fclose(f);
-    }
-  }
+  ~WgmmaRunner() override { append_trace(m_plan, m_trace, kTraceSlots); }
 #endif
 };
 
