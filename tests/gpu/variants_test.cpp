@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "core/case_data.hpp"
 #include "core/scoped_env.hpp"
@@ -199,6 +200,22 @@ void check_relaunches(const char* name, const char* shape_text, const char* plan
   }
 }
 
+// What `variant` plans for `shape_text` of problem p under the environment as it is set: {true, the
+// plan} once prepared, or {false, why the variant does not run on this GPU}.
+std::pair<bool, std::string> prepared_plan(Problem p, const char* variant, const char* shape_text) {
+  const DeviceInfo dev = query_device(0);
+  const Shape shape = parse_shape(p, shape_text);
+  const VariantInfo* v = find_variant(p, variant);
+  if (v == nullptr) {
+    ADD_FAILURE() << "no variant " << variant;
+    return {false, "no such variant"};
+  }
+  if (std::string why = v->unsupported(dev, shape); !why.empty()) return {false, why};
+  Stream stream;
+  CaseData data(p, shape, Dist::gpumode, 7, stream.get());
+  return {true, v->prepare(data.view(), stream.get())->plan()};
+}
+
 }  // namespace
 
 // The tokens decoded in the main launch (TokenFuse: a never-reset arrival count).
@@ -250,13 +267,8 @@ TEST(Variants, CutUnitsRelaunch) {
     }
     const ScopedEnv e5("NVFP4_PERSISTENT_TOKENS", "prepass");
     check_relaunches("persistent", shape, "units handed out by cost", Problem::group_gemm);
-    const DeviceInfo dev = query_device(0);
-    const VariantInfo* v = find_variant(Problem::group_gemm, "persistent");
-    const Shape s = parse_shape(Problem::group_gemm, shape);
-    if (!v->unsupported(dev, s).empty()) continue;
-    Stream stream;
-    CaseData data(Problem::group_gemm, s, Dist::gpumode, 7, stream.get());
-    EXPECT_EQ(v->prepare(data.view(), stream.get())->plan().find("units cut"), std::string::npos);
+    const auto [ran, plan] = prepared_plan(Problem::group_gemm, "persistent", shape);
+    if (ran) EXPECT_EQ(plan.find("units cut"), std::string::npos) << plan;
   }
 }
 
@@ -435,39 +447,21 @@ TEST(Variants, TensorCoreWarps) {
       for (Problem p : {Problem::gemm, Problem::dual_gemm}) check_all_variants(p, test_cases(p), "tensor-core");
     }
   }
-  {  // the knobs do what they say: the plan names the schedule and the CTA
-    const DeviceInfo dev = query_device(0);
-    Stream stream;
-    for (const char* warps : {"8", "4"})
-      for (Problem p : {Problem::gemm, Problem::dual_gemm}) {
-        const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps), e2("NVFP4_TENSOR_CORE_SCHED", "stream-k");
-        CaseSpec spec;
-        spec.problem = p;
-        spec.shape = parse_shape(p, "200x1000x1024");
-        const VariantInfo* v = find_variant(p, "tensor-core");
-        ASSERT_NE(v, nullptr);
-        if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
-        CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
-        const std::string plan = v->prepare(data.view(), stream.get())->plan();
-        EXPECT_NE(plan.find("stream-K"), std::string::npos) << plan;
-        EXPECT_EQ(plan.find("of 8 warps") != std::string::npos, std::string(warps) == "8") << plan;
-      }
-  }
-  {  // the K-halves CTA (gemm, data-parallel) when forced, and not where 4 warps are
-    const DeviceInfo dev = query_device(0);
-    Stream stream;
-    for (const char* warps : {"8k", "4"}) {
-      const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps);
-      CaseSpec spec;
-      spec.problem = Problem::gemm;
-      spec.shape = parse_shape(Problem::gemm, "200x1000x1024");
-      const VariantInfo* v = find_variant(Problem::gemm, "tensor-core");
-      ASSERT_NE(v, nullptr);
-      if (!v->unsupported(dev, spec.shape).empty()) GTEST_SKIP() << v->unsupported(dev, spec.shape);
-      CaseData data(spec.problem, spec.shape, Dist::gpumode, spec.seed, stream.get());
-      const std::string plan = v->prepare(data.view(), stream.get())->plan();
-      EXPECT_EQ(plan.find("of 8 warps in K halves") != std::string::npos, std::string(warps) == "8k") << plan;
+  // the knobs do what they say: the plan names the schedule and the CTA
+  for (const char* warps : {"8", "4"})
+    for (Problem p : {Problem::gemm, Problem::dual_gemm}) {
+      const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps), e2("NVFP4_TENSOR_CORE_SCHED", "stream-k");
+      const auto [ran, plan] = prepared_plan(p, "tensor-core", "200x1000x1024");
+      if (!ran) GTEST_SKIP() << plan;
+      EXPECT_NE(plan.find("stream-K"), std::string::npos) << plan;
+      EXPECT_EQ(plan.find("of 8 warps") != std::string::npos, std::string(warps) == "8") << plan;
     }
+  // the K-halves CTA (gemm, data-parallel) when forced, and not where 4 warps are
+  for (const char* warps : {"8k", "4"}) {
+    const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", warps);
+    const auto [ran, plan] = prepared_plan(Problem::gemm, "tensor-core", "200x1000x1024");
+    if (!ran) GTEST_SKIP() << plan;
+    EXPECT_EQ(plan.find("of 8 warps in K halves") != std::string::npos, std::string(warps) == "8k") << plan;
   }
   {  // the K-halves CTA (gemm): every test shape, tokens both ways; every split count, both reductions
     const ScopedEnv e1("NVFP4_TENSOR_CORE_WARPS", "8k");
