@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // gemm_tokens.cuh: the token pre-pass of the tensor-core GEMM-family variants (`tensor-core`,
-// `persistent`): A (tokens, M x K) -> exact FP16 a*sa in a workspace [L][M_pad][K] per GEMM of
+// `persistent`): A (tokens, M x K) -> exact FP16 a*sa*2^-14 (raw, P172) in a workspace [L][M_pad][K] per GEMM of
 // the launch, each 64-element chunk in "fragment order": for scale block t (elements 16t..16t+15)
 // decoded as decode_block16_raw does (8 half2 h[0..7]), k slots 16j + 2t, +1 hold h[2j] and
 // 16j + 8 + 2t, +1 hold h[2j+1]: the order in which the shift-trick decode (core/fp4_decode.cuh)
@@ -127,16 +127,14 @@ __device__ __forceinline__ TokenBlock fetch_block_of(const E& e, int64_t chunk) 
   return blk;
 }
 
-// A block's 16 values a*sa as 8 half2 in the decode order (zeros where the block is not live).
+// A block's 16 values a*sa*2^-14 (raw, as the weights: the epilogues multiply the dot products by
+// kRawScale2; docs/perf-notes.md P172) as 8 half2 in the decode order (zeros where the block is
+// not live). Exact: a*sa is a multiple of 2^-10 and at most 2688, so a*sa*2^-14 is a multiple of
+// 2^-24, FP16's subnormal step.
 __device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32_t (&h)[8]) {
 #pragma unroll
   for (int i = 0; i < 8; ++i) h[i] = 0;
-  if (blk.live) {
-    fp4::decode_block16_raw(blk.packed, fp4::e4m3_to_half2_bcast(blk.scale), h);  // a*sa*2^-14, exact
-    const __half2 unraw = __float2half2_rn(fp4::kRawScale);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) h[i] = fp4::hmul2_u32(h[i], unraw);  // exact: a*sa, at most 2688
-  }
+  if (blk.live) fp4::decode_block16_raw(blk.packed, fp4::e4m3_to_half2_bcast(blk.scale), h);
 }
 
 // Element i of an array in a kernel's parameters, by compares: an index known only at run time
@@ -375,17 +373,14 @@ __device__ __forceinline__ TokenChunk fetch_chunk_of(const E& e, int64_t chunk) 
   return c;
 }
 
-// A chunk's four blocks a*sa as FP16 pairs: h[t][q] is block t's q-th half2 (exact, at most 2688),
-// so the chunk's 16-byte unit q in fragment order is h[0..3][q].
+// A chunk's four blocks a*sa*2^-14 (raw, as decode_token_block) as FP16 pairs: h[t][q] is block t's
+// q-th half2, so the chunk's 16-byte unit q in fragment order is h[0..3][q].
 __device__ __forceinline__ void decode_chunk(const TokenChunk& ck, uint32_t (&h)[4][8]) {
-  const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
   for (int t = 0; t < 4; ++t) {
     const uint4& p = ck.packed[t >> 1];
     const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
-    fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck.scales >> (8 * t)), h[t]);  // a*sa*2^-14
-#pragma unroll
-    for (int q = 0; q < 8; ++q) h[t][q] = fp4::hmul2_u32(h[t][q], unraw);
+    fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck.scales >> (8 * t)), h[t]);
   }
 }
 
