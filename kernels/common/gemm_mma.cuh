@@ -4,7 +4,7 @@
 // kernels/dual_gemm/tensor-core.cu (NB = 2).
 //
 // Two launches per call, both timed:
-//   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 a*sa*2^-14 in a workspace, each 64-element
+//   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 in a workspace, each 64-element
 //      chunk in "fragment order" (below); ldmatrix then feeds the tokens to the MMA. gemm and
 //      dual_gemm plans whose grid is resident and whose threads' share is one batch of loads skip
 //      it: a kernel of their own does that work first (TokenFuse, gemm_tokens.cuh; P71).
@@ -29,7 +29,7 @@
 //   Split-K (gemm_common.cuh: the splits of a tile form a cluster and reduce through distributed
 //   shared memory, 2 ranks by pushing each other's half, push_reduce2, more by pulling,
 //   splitk_reduce) fills the GPU when there are fewer output tiles than CTA slots.
-//   Epilogue: acc * 2^28 (the raw scale of both operands, P172), then the FP16 output (gemm) or silu(x1)*x2
+//   Epilogue: acc * 2^14 (the decode's raw scale), then the FP16 output (gemm) or silu(x1)*x2
 //   (dual: B1 and B2 rows of the same columns sit in one lane's two m16 tiles, silu_mul_fast),
 //   written through the drained ring and copied out by whole rows (StagedTile, gemm_common.cuh).
 #pragma once
@@ -594,7 +594,7 @@ struct Kernel : Geometry<W, KH> {
         }
     cluster_sync();
     const int rank = static_cast<int>(sm90::cluster_rank());
-    sum_rows_out<kSlots, kThreads>(smem, splits, fp4::kRawScale2, out, tile.l, tile.m0, tile.n0,
+    sum_rows_out<kSlots, kThreads>(smem, splits, fp4::kRawScale, out, tile.l, tile.m0, tile.n0,
                                    rank * kTokens / splits, (rank + 1) * kTokens / splits, tid);
     // Every rank's partial tile stays until all have read it. Relaxed: a thread arrives after its
     // loads' values are in its stores, so they are done, and with no fence it does not wait for its
@@ -636,11 +636,11 @@ struct Kernel : Geometry<W, KH> {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {  // rows g (accumulator registers 0, 1), rows g + 8 (2, 3)
           if constexpr (NB == 1) {  // m16 tiles 0 and 1: columns 8 h + g and 16 + 8 h + g
-            st.block(8 * nt, 8 * h, x1[2 * h] * fp4::kRawScale2, x1[2 * h + 1] * fp4::kRawScale2);
-            st.block(8 * nt, 16 + 8 * h, x2[2 * h] * fp4::kRawScale2, x2[2 * h + 1] * fp4::kRawScale2);
+            st.block(8 * nt, 8 * h, x1[2 * h] * fp4::kRawScale, x1[2 * h + 1] * fp4::kRawScale);
+            st.block(8 * nt, 16 + 8 * h, x2[2 * h] * fp4::kRawScale, x2[2 * h + 1] * fp4::kRawScale);
           } else {  // x1 from m16 tile 0 (B1 rows), x2 from tile 1 (B2 rows): column 8 h + g
-            st.block(8 * nt, 8 * h, silu_mul_fast(x1[2 * h] * fp4::kRawScale2, x2[2 * h] * fp4::kRawScale2),
-                     silu_mul_fast(x1[2 * h + 1] * fp4::kRawScale2, x2[2 * h + 1] * fp4::kRawScale2));
+            st.block(8 * nt, 8 * h, silu_mul_fast(x1[2 * h] * fp4::kRawScale, x2[2 * h] * fp4::kRawScale),
+                     silu_mul_fast(x1[2 * h + 1] * fp4::kRawScale, x2[2 * h + 1] * fp4::kRawScale));
           }
         }
       }

@@ -681,7 +681,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     if constexpr (kProducerShare) {
       if (fuse.arrivals != nullptr) {
         const int w = kConsumers * 4 + static_cast<int>(threadIdx.x / 32);
-        decode_token_share<1>(token_groups, fuse, dealt_tid(w, static_cast<int>(threadIdx.x % 32)),
+        decode_token_share<1, true>(token_groups, fuse, dealt_tid(w, static_cast<int>(threadIdx.x % 32)),
                               int64_t{gridDim.x} * kShareThreads, sm90::smem_addr(ring) + w * 1024);
         sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
         asm volatile("bar.arrive 7, %0;" ::"n"(kShareThreads) : "memory");
@@ -951,9 +951,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if constexpr (held_table<Sched, T, kFused, kStream>()) {
         // group_gemm: the grid's consumer warps dealt to the CTAs in turn (dealt_tid; gemm's kernels
         // keep the CTA-major order, whose K loops' schedule the change moved, P165).
-        decode_token_share(token_groups, fuse, dealt_tid(ctid / 32, ctid % 32), threads, share_stage);
+        decode_token_share<kFuseBatch, true>(token_groups, fuse, dealt_tid(ctid / 32, ctid % 32), threads, share_stage);
       } else {
-        decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads, share_stage);
+        decode_token_share<true>(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads,
+                                 share_stage);
       }
       if (ctid == 0) NVFP4_STAMP(kTrShareStored);
       sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
@@ -1523,6 +1524,7 @@ class WgmmaRunner final : public Runner {
     // faster without (the pre-pass 0.8 us shorter under ncu, the main launch 0.5 us longer;
     // docs/perf-notes.md P143).
     m_tokens = TokenWorkspace(sp.lp, !sp.stream_k, stream, kGrouped && sp.tokens == 256 ? 0 : kPrefetchMB);
+    m_tokens.raw = true;  // every token path of these kernels stores a*sa*2^-14; the epilogue takes kRawScale2 (P172)
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
     m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);
