@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // gemm_tokens.cuh: the token pre-pass of the tensor-core GEMM-family variants (`tensor-core`,
-// `persistent`): A (tokens, M x K) -> exact FP16 a*sa in a workspace [L][M_pad][K] per GEMM of
+// `persistent`): A (tokens, M x K) -> exact FP16 a*sa*2^-14 (raw, P172) in a workspace [L][M_pad][K] per GEMM of
 // the launch, each 64-element chunk in "fragment order": for scale block t (elements 16t..16t+15)
 // decoded as decode_block16_raw does (8 half2 h[0..7]), k slots 16j + 2t, +1 hold h[2j] and
 // 16j + 8 + 2t, +1 hold h[2j+1]: the order in which the shift-trick decode (core/fp4_decode.cuh)
@@ -127,15 +127,21 @@ __device__ __forceinline__ TokenBlock fetch_block_of(const E& e, int64_t chunk) 
   return blk;
 }
 
-// A block's 16 values a*sa as 8 half2 in the decode order (zeros where the block is not live).
+// A block's 16 values a*sa as 8 half2 in the decode order (zeros where the block is not live);
+// kRaw: a*sa*2^-14, raw as the weights are (`persistent`, whose epilogues multiply the dot products
+// by kRawScale2; docs/perf-notes.md P172), which saves the multiply by 2^14. Exact either way: a*sa
+// is a multiple of 2^-10 and at most 2688, so a*sa*2^-14 is a multiple of 2^-24, FP16's subnormal step.
+template <bool kRaw = false>
 __device__ __forceinline__ void decode_token_block(const TokenBlock& blk, uint32_t (&h)[8]) {
 #pragma unroll
   for (int i = 0; i < 8; ++i) h[i] = 0;
   if (blk.live) {
     fp4::decode_block16_raw(blk.packed, fp4::e4m3_to_half2_bcast(blk.scale), h);  // a*sa*2^-14, exact
-    const __half2 unraw = __float2half2_rn(fp4::kRawScale);
+    if constexpr (!kRaw) {
+      const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
-    for (int i = 0; i < 8; ++i) h[i] = fp4::hmul2_u32(h[i], unraw);  // exact: a*sa, at most 2688
+      for (int i = 0; i < 8; ++i) h[i] = fp4::hmul2_u32(h[i], unraw);  // exact: a*sa, at most 2688
+    }
   }
 }
 
@@ -209,8 +215,9 @@ inline constexpr int kFuseBatch = 4;
 // count's GPU-scope fence ~1-2 us of acknowledgements to wait for: docs/perf-notes.md P90). In
 // shared memory chunk c of the warp's 8 has its 16-byte unit q at q ^ c (no bank conflicts on
 // either side); the caller fences the async proxy before that memory is copied into.
-// kBatch: the blocks fetched at a time (a smaller register budget takes fewer).
-template <int kBatch = kFuseBatch, class Fetch>
+// kBatch: the blocks fetched at a time (a smaller register budget takes fewer); kRaw: as
+// decode_token_block.
+template <int kBatch = kFuseBatch, bool kRaw = false, class Fetch>
 __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFuse& f, int64_t tid, int64_t threads,
                                                    uint32_t stage = 0) {
   const int64_t blocks = f.chunks * 4;
@@ -233,7 +240,7 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
         break;
       }
       uint32_t h[8];
-      decode_token_block(blk[i], h);
+      decode_token_block<kRaw>(blk[i], h);
       if (stage != 0) {
         // Fragment order: word 4q + t of the chunk (unit q) holds h[q] of scale block t.
         const uint32_t row = stage + c * 128 + t * 4;
@@ -268,9 +275,11 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
 }
 
 // One GEMM's tokens (gemm, dual_gemm): its entry from the kernel's parameters.
+template <bool kRaw = false>
 __device__ __forceinline__ void decode_token_share(const GemmEntry& e, const TokenFuse& f, int64_t tid,
                                                    int64_t threads, uint32_t stage = 0) {
-  decode_token_share([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads, stage);
+  decode_token_share<kFuseBatch, kRaw>([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads,
+                                       stage);
 }
 // The share's thread index of lane `lane` of the CTA's warp `warp` when the grid's warps are dealt
 // to the CTAs in turn (warp w of CTA c is warp w * gridDim.x + c of the share; P165): blocks past
@@ -293,10 +302,10 @@ __device__ __forceinline__ T opaque_copy(const T& v) {
 }
 // The groups' tokens (group_gemm; their regions back to back, tg.groups of them): a block's group
 // selected from the parameters by its first chunk (no table in global memory, no loop).
-template <int kBatch = kFuseBatch>
+template <int kBatch = kFuseBatch, bool kRaw = false>
 __device__ __forceinline__ void decode_token_share(const TokenGroups& tg, const TokenFuse& f, int64_t tid,
                                                    int64_t threads, uint32_t stage = 0) {
-  decode_token_share<kBatch>(
+  decode_token_share<kBatch, kRaw>(
       [&](int64_t chunk) {
         // From registers: a source chosen by index from the parameters compiled to constant-bank
         // loads at a register offset, two dependent rounds of them before each block's loads
@@ -375,17 +384,20 @@ __device__ __forceinline__ TokenChunk fetch_chunk_of(const E& e, int64_t chunk) 
   return c;
 }
 
-// A chunk's four blocks a*sa as FP16 pairs: h[t][q] is block t's q-th half2 (exact, at most 2688),
-// so the chunk's 16-byte unit q in fragment order is h[0..3][q].
+// A chunk's four blocks a*sa (kRaw: a*sa*2^-14, as decode_token_block) as FP16 pairs: h[t][q] is
+// block t's q-th half2 (exact), so the chunk's 16-byte unit q in fragment order is h[0..3][q].
+template <bool kRaw = false>
 __device__ __forceinline__ void decode_chunk(const TokenChunk& ck, uint32_t (&h)[4][8]) {
-  const __half2 unraw = __float2half2_rn(fp4::kRawScale);
+  [[maybe_unused]] const __half2 unraw = __float2half2_rn(fp4::kRawScale);
 #pragma unroll
   for (int t = 0; t < 4; ++t) {
     const uint4& p = ck.packed[t >> 1];
     const uint2 blk = (t & 1) ? make_uint2(p.z, p.w) : make_uint2(p.x, p.y);
     fp4::decode_block16_raw(blk, fp4::e4m3_to_half2_bcast(ck.scales >> (8 * t)), h[t]);  // a*sa*2^-14
+    if constexpr (!kRaw) {
 #pragma unroll
-    for (int q = 0; q < 8; ++q) h[t][q] = fp4::hmul2_u32(h[t][q], unraw);
+      for (int q = 0; q < 8; ++q) h[t][q] = fp4::hmul2_u32(h[t][q], unraw);
+    }
   }
 }
 
@@ -405,10 +417,10 @@ __device__ __forceinline__ void store_chunk_swizzled(uint32_t row, int key, cons
 // cc = 4 j + lane / 8's chunk, store(cc, q, v). So each round's 32 units are 4 whole chunks of
 // consecutive lanes: 512 bytes wherever those chunks are contiguous in the workspace. The whole
 // warp calls it (two __syncwarp inside).
-template <class Store>
+template <bool kRaw = false, class Store>
 __device__ __forceinline__ void stage_chunks(const TokenChunk& ck, uint32_t stage, int lane, Store&& store) {
   uint32_t h[4][8];
-  decode_chunk(ck, h);
+  decode_chunk<kRaw>(ck, h);
   store_chunk_swizzled(stage + lane * 128, lane & 7, h);
   __syncwarp();
 #pragma unroll
@@ -451,7 +463,7 @@ struct WideShare {
       if (first + i * stride >= w.chunks[P]) break;  // warp-uniform
       dsts[lane] = ck[i].live ? dst[i] : -1;  // the lanes' chunks, for the lanes that store them
       __syncwarp();
-      stage_chunks(ck[i], stage, lane, [&](int cc, int q, const uint4& v) {
+      stage_chunks<true>(ck[i], stage, lane, [&](int cc, int q, const uint4& v) {  // `persistent` only: raw
         const int d = dsts[cc];
         if (d >= 0) out[int64_t{d} * 8 + q] = v;
       });
@@ -523,7 +535,8 @@ __device__ __forceinline__ void prefetch_spans(const PrefetchPlan& p) {
 // group arithmetic; a chunk per thread ~75 (P102). kPrepassBatch: chunks per thread fetched before
 // any is decoded (2 measured slower: P102g).
 inline constexpr int kPrepassBatch = 1;
-template <class Fetch>
+// kRaw: as decode_token_block (`persistent`'s launches).
+template <bool kRaw, class Fetch>
 __device__ __forceinline__ void decode_chunks(Fetch&& fetch, const TokenJob& job, uint32_t stage) {
   const int lane = static_cast<int>(threadIdx.x & 31);
   const int64_t threads = int64_t{gridDim.x} * blockDim.x;
@@ -539,7 +552,7 @@ __device__ __forceinline__ void decode_chunks(Fetch&& fetch, const TokenJob& job
       const int64_t first = c0 + i * threads;  // the warp's first chunk this round
       if (first >= job.chunks) break;
       const uint32_t live = __ballot_sync(0xffffffffu, ck[i].live);
-      stage_chunks(ck[i], stage, lane, [&](int cc, int q, const uint4& v) {
+      stage_chunks<kRaw>(ck[i], stage, lane, [&](int cc, int q, const uint4& v) {
         if ((live >> cc) & 1) out[(first + cc) * 8 + q] = v;
       });
     }
@@ -555,9 +568,9 @@ __device__ __forceinline__ void decode_chunks(Fetch&& fetch, const TokenJob& job
 // thread's chunks only grow, so its scan goes on from the last group. One warp per CTA, one chunk
 // per thread at a time: the shapes that P102 measured ran fastest so (a batch of two, or 8-warp
 // CTAs, left the main kernel after it 1-3 us slower; P102g). static: each including file gets its
-// own copy.
+// own copy. kRaw: the tokens raw, a*sa*2^-14 (`persistent`; decode_token_block).
 inline constexpr int kDecodeThreads = 32;
-template <bool kTable>
+template <bool kTable, bool kRaw = false>
 static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(const __grid_constant__ TokenJob job) {
   __shared__ alignas(16) uint4 stage[kDecodeThreads / 32][256];  // 4 KiB per warp
   prefetch_spans(job.prefetch);
@@ -566,17 +579,17 @@ static __global__ void __launch_bounds__(kDecodeThreads) decode_tokens_kernel(co
     __shared__ int64_t starts_smem[kMaxSharedGroups];
     const int64_t* starts = load_group_chunks(job, starts_smem);
     int g = 0;
-    decode_chunks(
+    decode_chunks<kRaw>(
         [&](int64_t c) {
           while (g + 1 < job.groups && starts[g + 1] <= c) ++g;
           return fetch_chunk_of(job.entries[g], c);
         },
         job, st);
   } else if (job.groups == 1) {
-    decode_chunks([&](int64_t c) { return fetch_chunk_of(job.first, c); }, job, st);
+    decode_chunks<kRaw>([&](int64_t c) { return fetch_chunk_of(job.first, c); }, job, st);
   } else {
     int g = 0;
-    decode_chunks(
+    decode_chunks<kRaw>(
         [&](int64_t c) {
           while (g + 1 < job.groups && job.src[g + 1].first_chunk <= c) ++g;
           return fetch_chunk_of(job.src[g], c);
@@ -674,7 +687,7 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
         const uint32_t live = __ballot_sync(0xffffffffu, ck.part[h].live);
         const int64_t row0 =
             F::first_chunk(e) + int64_t{it.piece * kPieceRows + h * kStreamRows} * e.tok_chunks + it.gs;
-        stage_chunks(ck.part[h], stage, lane, [&](int cc, int q, const uint4& v) {
+        stage_chunks<true>(ck.part[h], stage, lane, [&](int cc, int q, const uint4& v) {
           if ((live >> cc) & 1) out[(row0 + int64_t{cc >> 2} * e.tok_chunks + (cc & 3)) * 8 + q] = v;
         });
       }
@@ -732,7 +745,7 @@ struct LocalTokens {
       const int d = d0 + kPerRow * i;
       if (d >= steps) break;
       uint32_t h[4][8] = {};
-      if (live) decode_chunk(ck[i], h);
+      if (live) decode_chunk<true>(ck[i], h);  // raw: `persistent` only
       store_chunk_swizzled(ring + d * stage_bytes + r * 128, r & 7, h);  // TMA's 128-byte swizzle
     }
   }
@@ -791,11 +804,18 @@ inline int prepass_grid(int64_t chunks, int groups) {
   return static_cast<int>(std::max<int64_t>(1, std::min(wanted, resident)));
 }
 
-inline void decode_tokens(const TokenJob& job, int grid, cudaStream_t stream) {
-  if (job.groups > kPrepassGroups)
-    decode_tokens_kernel<true><<<static_cast<unsigned>(grid), kDecodeThreads, 0, stream>>>(job);
-  else
-    decode_tokens_kernel<false><<<static_cast<unsigned>(grid), kDecodeThreads, 0, stream>>>(job);
+inline void decode_tokens(const TokenJob& job, int grid, cudaStream_t stream, bool raw) {
+  const unsigned g = static_cast<unsigned>(grid);
+  if (job.groups > kPrepassGroups) {
+    if (raw)
+      decode_tokens_kernel<true, true><<<g, kDecodeThreads, 0, stream>>>(job);
+    else
+      decode_tokens_kernel<true><<<g, kDecodeThreads, 0, stream>>>(job);
+  } else if (raw) {
+    decode_tokens_kernel<false, true><<<g, kDecodeThreads, 0, stream>>>(job);
+  } else {
+    decode_tokens_kernel<false><<<g, kDecodeThreads, 0, stream>>>(job);
+  }
   CUDA_CHECK_LAUNCH();
 }
 
@@ -821,6 +841,7 @@ struct TokenWorkspace {
   TokenSource sources[kPrepassGroups] = {};  // each GEMM's, where there are at most kPrepassGroups
   HeldEntries held;                          // the GEMMs, where there are at most kHeldGroups (HeldRef)
   WideTokens wide;                           // fuse_wide
+  bool raw = false;  // the pre-pass stores a*sa*2^-14 (decode_tokens_kernel's kRaw: `persistent`, P172)
   int grid = 1;                              // the pre-pass launch's (prepass_grid)
   TokenWorkspace() = default;
   // prefetch_mb: the prefetch's default budget (NVFP4_TOKEN_PREFETCH_MB overrides it).
@@ -996,7 +1017,7 @@ struct TokenWorkspace {
   // The pre-pass launch; none where the main launch decodes the tokens (fuse_into_main,
   // stream_into_main).
   void decode(cudaStream_t stream) const {
-    if (!fused() && !streamed()) decode_tokens(job(), grid, stream);
+    if (!fused() && !streamed()) decode_tokens(job(), grid, stream, raw);
   }
   __half* data() const { return tokens.get<__half>(); }
 };

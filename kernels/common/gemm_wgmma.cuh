@@ -6,7 +6,7 @@
 // memory where the tiles do not fill the GPU.
 //
 // Two launches per call, both timed:
-//   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 in a workspace [L][M_pad][K],
+//   1. decode_tokens (gemm_tokens.cuh): A (tokens) -> exact FP16 a*sa*2^-14 in a workspace [L][M_pad][K],
 //      "fragment order" inside each 64-element chunk. gemm plans whose grid is resident and whose
 //      consumer threads' share is one batch of loads skip it: the main launch does that work
 //      itself (TokenFuse, gemm_tokens.cuh; docs/perf-notes.md P71); so do group_gemm's 2 x 128
@@ -43,7 +43,7 @@
 //   runs store partial sums to a global workspace, the CTA with its first run adds them and
 //   stores the tile. Either way the producer runs ahead into the next tile while the consumers
 //   store the last one.
-//   Epilogue: acc * 2^14 (the decode's raw scale), FP16 or silu(x1)*x2 (silu_mul_fast), staged in
+//   Epilogue: acc * 2^28 (the raw scale of both operands, P172), FP16 or silu(x1)*x2 (silu_mul_fast), staged in
 //   shared memory and copied out by whole rows (StagedTile, gemm_common.cuh): the CTA's last tile
 //   through its idle ring; earlier tiles (group_gemm) through their last K step's stage, which the
 //   consumers hold until a TMA store per warpgroup and pass has read it (HeldTile; P80, P84), or
@@ -681,7 +681,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     if constexpr (kProducerShare) {
       if (fuse.arrivals != nullptr) {
         const int w = kConsumers * 4 + static_cast<int>(threadIdx.x / 32);
-        decode_token_share<1>(token_groups, fuse, dealt_tid(w, static_cast<int>(threadIdx.x % 32)),
+        decode_token_share<1, true>(token_groups, fuse, dealt_tid(w, static_cast<int>(threadIdx.x % 32)),
                               int64_t{gridDim.x} * kShareThreads, sm90::smem_addr(ring) + w * 1024);
         sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
         asm volatile("bar.arrive 7, %0;" ::"n"(kShareThreads) : "memory");
@@ -951,9 +951,10 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if constexpr (held_table<Sched, T, kFused, kStream>()) {
         // group_gemm: the grid's consumer warps dealt to the CTAs in turn (dealt_tid; gemm's kernels
         // keep the CTA-major order, whose K loops' schedule the change moved, P165).
-        decode_token_share(token_groups, fuse, dealt_tid(ctid / 32, ctid % 32), threads, share_stage);
+        decode_token_share<kFuseBatch, true>(token_groups, fuse, dealt_tid(ctid / 32, ctid % 32), threads, share_stage);
       } else {
-        decode_token_share(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads, share_stage);
+        decode_token_share<true>(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads,
+                                 share_stage);
       }
       if (ctid == 0) NVFP4_STAMP(kTrShareStored);
       sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
@@ -1155,11 +1156,11 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     const auto put_block = [&](auto&& put, int qq, const float* x) {
       const int mt = qq / (T / 8), j = qq % (T / 8), base = (consumer * kMT + mt) * 64;  // the warpgroup's first slot
       if constexpr (NB == 1) {  // rows g: tokens 2t, 2t + 1; rows g + 8: the same tokens
-        put(8 * j, base, x[0] * fp4::kRawScale, x[1] * fp4::kRawScale);
-        put(8 * j, base + 8, x[2] * fp4::kRawScale, x[3] * fp4::kRawScale);
+        put(8 * j, base, x[0] * fp4::kRawScale2, x[1] * fp4::kRawScale2);
+        put(8 * j, base + 8, x[2] * fp4::kRawScale2, x[3] * fp4::kRawScale2);
       } else {  // x1 in rows g (B1), x2 in rows g + 8 (B2) of the same output column
-        put(8 * j, base / 2, silu_mul_fast(x[0] * fp4::kRawScale, x[2] * fp4::kRawScale),
-            silu_mul_fast(x[1] * fp4::kRawScale, x[3] * fp4::kRawScale));
+        put(8 * j, base / 2, silu_mul_fast(x[0] * fp4::kRawScale2, x[2] * fp4::kRawScale2),
+            silu_mul_fast(x[1] * fp4::kRawScale2, x[3] * fp4::kRawScale2));
       }
     };
     // Stores this rank's share, units [u0, u1): blocks(put) calls put_block for each of its blocks.
@@ -1523,6 +1524,7 @@ class WgmmaRunner final : public Runner {
     // faster without (the pre-pass 0.8 us shorter under ncu, the main launch 0.5 us longer;
     // docs/perf-notes.md P143).
     m_tokens = TokenWorkspace(sp.lp, !sp.stream_k, stream, kGrouped && sp.tokens == 256 ? 0 : kPrefetchMB);
+    m_tokens.raw = true;  // every token path of these kernels stores a*sa*2^-14; the epilogue takes kRawScale2 (P172)
     m_sched = scheduler_for<Sched>(sp.lp, m_tokens.table);
     // NVFP4_PERSISTENT_ISSUERS=1|2|3 forces the producer threads that issue the copies (measuring).
     m_sched.ts.issuers = forced_int("NVFP4_PERSISTENT_ISSUERS", 1, 3, kIssuers);

@@ -30,6 +30,9 @@ namespace nvfp4::fp4 {
 
 // Decoded raw values are value * 2^-14: multiply FP32 results by this once.
 inline constexpr float kRawScale = 16384.0f;
+// A dot product of two raw operands (the GEMM kernels' weights and their token workspace, both
+// a*sa*2^-14) is the true one times 2^-28: multiply its FP32 result by this once.
+inline constexpr float kRawScale2 = kRawScale * kRawScale;
 
 struct E2m1Bytes {
   uint32_t even, odd;
