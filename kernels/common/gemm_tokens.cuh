@@ -275,11 +275,10 @@ __device__ __forceinline__ void decode_token_share(Fetch&& fetch, const TokenFus
 }
 
 // One GEMM's tokens (gemm, dual_gemm): its entry from the kernel's parameters.
-template <bool kRaw = false>
+template <int kBatch = kFuseBatch, bool kRaw = false>
 __device__ __forceinline__ void decode_token_share(const GemmEntry& e, const TokenFuse& f, int64_t tid,
                                                    int64_t threads, uint32_t stage = 0) {
-  decode_token_share<kFuseBatch, kRaw>([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads,
-                                       stage);
+  decode_token_share<kBatch, kRaw>([&](int64_t chunk) { return fetch_block_of(e, chunk); }, f, tid, threads, stage);
 }
 // The share's thread index of lane `lane` of the CTA's warp `warp` when the grid's warps are dealt
 // to the CTAs in turn (warp w of CTA c is warp w * gridDim.x + c of the share; P165): blocks past
@@ -805,17 +804,10 @@ inline int prepass_grid(int64_t chunks, int groups) {
 }
 
 inline void decode_tokens(const TokenJob& job, int grid, cudaStream_t stream, bool raw) {
-  const unsigned g = static_cast<unsigned>(grid);
-  if (job.groups > kPrepassGroups) {
-    if (raw)
-      decode_tokens_kernel<true, true><<<g, kDecodeThreads, 0, stream>>>(job);
-    else
-      decode_tokens_kernel<true><<<g, kDecodeThreads, 0, stream>>>(job);
-  } else if (raw) {
-    decode_tokens_kernel<false, true><<<g, kDecodeThreads, 0, stream>>>(job);
-  } else {
-    decode_tokens_kernel<false><<<g, kDecodeThreads, 0, stream>>>(job);
-  }
+  const bool table = job.groups > kPrepassGroups;
+  void (*const kernel)(TokenJob) = table ? (raw ? decode_tokens_kernel<true, true> : decode_tokens_kernel<true, false>)
+                                         : (raw ? decode_tokens_kernel<false, true> : decode_tokens_kernel<false, false>);
+  kernel<<<static_cast<unsigned>(grid), kDecodeThreads, 0, stream>>>(job);
   CUDA_CHECK_LAUNCH();
 }
 

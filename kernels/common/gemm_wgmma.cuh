@@ -953,8 +953,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         // keep the CTA-major order, whose K loops' schedule the change moved, P165).
         decode_token_share<kFuseBatch, true>(token_groups, fuse, dealt_tid(ctid / 32, ctid % 32), threads, share_stage);
       } else {
-        decode_token_share<true>(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid, threads,
-                                 share_stage);
+        decode_token_share<kFuseBatch, true>(sched.entry(0), fuse, int64_t{blockIdx.x} * (kConsumers * 128) + ctid,
+                                             threads, share_stage);
       }
       if (ctid == 0) NVFP4_STAMP(kTrShareStored);
       sm90::fence_proxy_async_smem();  // the staging's writes before the token copies into that memory
