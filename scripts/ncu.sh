@@ -8,12 +8,15 @@ set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-usage: scripts/ncu.sh --problem P --shape S --variant V [-o OUT] [extra nvfp4bench args]
+usage: scripts/ncu.sh --problem P --shape S --variant V [-o OUT] [--source] [extra nvfp4bench args]
 
   --problem P     gemv | gemm | dual_gemm | group_gemm
   --shape S       one shape, e.g. 7168x16384x1
   --variant V     one variant, e.g. vectorized
   -o, --out OUT   report name (ncu adds .ncu-rep); default results/ncu/<problem>_<shape>_<variant>
+  --source        also sample where the warps wait, instruction by instruction (PC sampling): writes
+                  OUT.source.csv (the SASS with its samples per stall reason) and prints
+                  scripts/dev/pcsamp_summary.py's summary of it
   -h, --help      this text
 Anything else is passed to nvfp4bench (e.g. --seed 7 --dist uniform).
 
@@ -29,7 +32,7 @@ die() {
 }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-problem="" shape="" variant="" out=""
+problem="" shape="" variant="" out="" source=0
 extra=()
 while (($#)); do
   case "$1" in
@@ -42,6 +45,7 @@ while (($#)); do
     --variant=*) variant=${1#*=}; shift ;;
     -o | --out) (($# >= 2)) || die "$1 needs a value"; out=$2; shift 2 ;;
     --out=*) out=${1#*=}; shift ;;
+    --source) source=1; shift ;;
     *) extra+=("$1"); shift ;;
   esac
 done
@@ -67,8 +71,9 @@ if [[ -z $out ]]; then
 fi
 mkdir -p "$(dirname "$out")"
 
-cmd=("$ncu" --clock-control none --nvtx --nvtx-include "$filter"
-  --section SpeedOfLight --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis
+sections=(--section SpeedOfLight --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis)
+((source)) && sections+=(--section SourceCounters --section WarpStateStats --warp-sampling-interval 0)
+cmd=("$ncu" --clock-control none --nvtx --nvtx-include "$filter" "${sections[@]}"
   --metrics gpu__time_duration.sum -f -o "$out"
   "$bin" --problem "$problem" --shape "$shape" --variant "$variant" ${extra[@]+"${extra[@]}"} --profile)
 printf '+' >&2
@@ -76,3 +81,9 @@ printf ' %q' "${cmd[@]}" >&2
 printf '\n' >&2
 "${cmd[@]}"
 echo "ncu.sh: report $out.ncu-rep (range '$range')" >&2
+if ((source)); then
+  # One kernel's SASS per table in the source page (a case with several kernels: several tables).
+  "$ncu" -i "$out.ncu-rep" --page source --csv --print-source sass >"$out.source.csv"
+  echo "ncu.sh: instructions and their samples in $out.source.csv" >&2
+  python3 "$repo/scripts/dev/pcsamp_summary.py" "$out.source.csv" stall_no_inst 30
+fi
