@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# cli_test.sh: the nvfp4bench binary's usage errors and exit codes; needs no GPU.
+# cli_test.sh: the nvfp4bench binary's usage errors and exit codes, and scripts/ncu.sh's; needs no GPU.
 # Run by CTest as: NVFP4BENCH=<path to nvfp4bench> bash tests/cli/cli_test.sh
 #   usage error -> exit 2 and exactly one line on stderr naming the bad value
 #   --help      -> exit 0
@@ -115,6 +115,36 @@ else fail "render to an unwritable path" "exit code $rc, expected 3"; fi
 run compare "$REPORT" "$REPORT" --html "$TMP/c.html" --allow-noisy
 if [ "$rc" -eq 0 ] && grep -q '"kind":"nvfp4bench.compare"' "$TMP/c.html"; then pass "compare --html"
 else fail "compare --html" "exit code $rc or no compare data in the page"; fi
+
+# ---- scripts/ncu.sh's usage errors and its --source summary (scripts/dev/pcsamp_summary.py): no GPU ----
+NCUSH=("$SRC/scripts/ncu.sh")
+env NVFP4BENCH="$BIN" "${NCUSH[@]}" --problem gemm --shape 128x256x256 --variant naive,vectorized >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(lines "$TMP/err")" -eq 1 ] && grep -qF "one variant only" "$TMP/err"; then pass "ncu.sh two variants"
+else fail "ncu.sh two variants" "exit code $rc, expected 2 and one line naming the rule"; fi
+env NVFP4BENCH="$BIN" NCU="$TMP/no_ncu" "${NCUSH[@]}" --problem gemm --shape 128x256x256 --variant naive --source \
+  >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(lines "$TMP/err")" -eq 1 ] && grep -qF "no_ncu' not found" "$TMP/err"; then pass "ncu.sh without ncu"
+else fail "ncu.sh without ncu" "exit code $rc, expected 2 and one line naming the missing tool"; fi
+# Two kernels' tables as ncu --page source --csv --print-source sass writes them (columns cut down).
+cat >"$TMP/source.csv" <<'CSV'
+"Kernel Name","kernel_a"
+"Address","Source","Warp Stall Sampling (All Samples)","stall_no_inst","stall_wait","Instructions Executed"
+"0x10","      LDC R1, c[0x0][0x28]","5","4","1","10"
+"0x20","      HGMMA.64x128x16.F32 R24, R100","30","0","10","160"
+"0x30","      @!P0  BRA 0x20","30","1","5","160"
+"Kernel Name","kernel_b"
+"Address","Source","Warp Stall Sampling (All Samples)","stall_no_inst","stall_wait","Instructions Executed"
+"0x10","      EXIT","2","2","0","4"
+CSV
+python3 "$SRC/scripts/dev/pcsamp_summary.py" "$TMP/source.csv" stall_no_inst 1 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qF "== kernel_a" "$TMP/out" && grep -qF "3 instructions, 65 samples" "$TMP/out" &&
+  grep -qF "wait 16 (24.6%), no_inst 5 (7.7%)" "$TMP/out" && grep -qE "^ +1- +2 +2 +160 +60 +1 +HGMMA" "$TMP/out" &&
+  grep -qF "== kernel_b" "$TMP/out" && grep -qF "1 instructions, 2 samples" "$TMP/out"; then
+  pass "pcsamp_summary.py: totals, shares and runs per kernel"
+else fail "pcsamp_summary.py: totals, shares and runs per kernel" "exit code $rc; output: $(head -c 300 "$TMP/out")"; fi
 
 # ---- --plugin: every load error is exit 2 and one line naming the file and the rule ----
 PLUG=${NVFP4_PLUGIN_DIR:-}
