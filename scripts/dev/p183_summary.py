@@ -10,11 +10,12 @@ import sys
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from trace_summary import launches, UNITS_AT  # noqa: E402
 
-MAIN = [("consumer start", 1), ("fetch: next_work", UNITS_AT + 7), ("local loads issued", 4),
+MAIN = [("consumer start", 1), ("fetch: next_work", UNITS_AT + 7), ("fetch: source params", UNITS_AT + 16 + 7),
+        ("fetch: 1st chunk landed", UNITS_AT + 24 + 7), ("local loads issued", 4),
         ("local stored", 2), ("local synced", 3), ("unit next_work", UNITS_AT), ("weights: first copy", 7),
         ("tok warp: stream wait in", UNITS_AT + 8 + 7), ("tok warp: stream wait out", 5),
         ("first loop end", UNITS_AT + 2), ("done", 9)]
-DEC = [("entry", 0), ("item 0 decoded", 13), ("item 0 counted", 14), ("warp 0 done", 15)]
+DEC = [("entry", 0), ("stream entered", 10), ("item 0 placed", 11), ("item 0 1st chunk in", 12), ("item 1 placed", 8), ("item 0 decoded", 13), ("item 0 counted", 14), ("item 2 placed", 6), ("item 1 decoded", 9), ("warp 0 done", 15)]
 
 
 def show(name, ctas, t0, k):
