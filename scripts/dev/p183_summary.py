@@ -15,6 +15,12 @@ MAIN = [("consumer start", 1), ("fetch: next_work", UNITS_AT + 7), ("fetch: sour
         ("local stored", 2), ("local synced", 3), ("unit next_work", UNITS_AT), ("weights: first copy", 7),
         ("tok warp: stream wait in", UNITS_AT + 8 + 7), ("tok warp: stream wait out", 5),
         ("first loop end", UNITS_AT + 2), ("done", 9)]
+# P185 (scripts/dev/p185_trace.patch): the first unit's token / weight copies of its K steps 4 .. 48
+# issued, and consumer 0 past the full barrier of steps 4, 8, 16, 32.
+STEPS = [
+    (f"tok copy step {k} issued", UNITS_AT + 16 + n) for n, k in enumerate([4, 8, 12, 16, 24, 32, 48])] + [
+    (f"w copy step {k} issued", UNITS_AT + 24 + n) for n, k in enumerate([4, 8, 12, 16, 24, 32, 48])] + [
+    (f"consumer step {k} full", UNITS_AT + 32 + n) for n, k in enumerate([4, 8, 16, 32])]
 DEC = [("entry", 0), ("stream entered", 10), ("item 0 placed", 11), ("item 0 1st chunk in", 12), ("item 1 placed", 8), ("item 0 decoded", 13), ("item 0 counted", 14), ("item 2 placed", 6), ("item 1 decoded", 9), ("warp 0 done", 15)]
 
 
@@ -33,7 +39,7 @@ for plan, ctas in launches(sys.argv[1]):
         sel = [v for v in main if (v[UNITS_AT + 3] >> 8) & 0xFFFF == width]
         groups = sorted({v[UNITS_AT + 3] & 0xFF for v in sel})
         print(f"  main CTAs, {width} wide, groups {groups}:")
-        for name, k in MAIN:
+        for name, k in MAIN + STEPS:
             show(name, sel, t0, k)
     dec = [v for v in ctas if not v[1] and v[13]]
     if dec:
