@@ -20,7 +20,8 @@ MAIN = [("consumer start", 1), ("fetch: next_work", UNITS_AT + 7), ("fetch: sour
 STEPS = [
     (f"tok copy step {k} issued", UNITS_AT + 16 + n) for n, k in enumerate([4, 8, 12, 16, 24, 32, 48])] + [
     (f"w copy step {k} issued", UNITS_AT + 24 + n) for n, k in enumerate([4, 8, 12, 16, 24, 32, 48])] + [
-    (f"consumer step {k} full", UNITS_AT + 32 + n) for n, k in enumerate([4, 8, 16, 32])]
+    (f"consumer step {k} full", UNITS_AT + 32 + n) for n, k in enumerate([4, 8, 16, 32])] + [
+    ("P187: consumer step 6 full", UNITS_AT + 40), ("P187: warp 3's part stored", UNITS_AT + 41)]
 DEC = [("entry", 0), ("stream entered", 10), ("item 0 placed / P186: warp 11's item counted", 11), ("item 0 1st chunk in / P186: warp 11's item stored", 12), ("item 1 placed", 8), ("item 0 decoded", 13), ("item 0 counted", 14), ("item 2 placed", 6), ("item 1 decoded", 9), ("warp 0 done", 15)]
 
 
