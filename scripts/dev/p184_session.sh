@@ -4,11 +4,14 @@
 # (branch p184-dealt-stream). .carry/base = main's build, .carry/new = the branch's (nvfp4bench,
 # gpu_tests), .carry/trace = the branch's trace build with P183's stamps.
 #   scripts/dev/p184_session.sh OUT [verify|tests|trace|ab ...]
+# (P186's session runs these steps too: DEC_ROWS sets the trace rows printed, DEC_G2A_LGS the local
+# groups G=2 [192,320] is traced at.)
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
 p184() {  # trace_run, summarised by p183_summary.py
   trace_run "$OUT" "$@" 2>/dev/null | head -n 1
-  python3 scripts/dev/p183_summary.py "$OUT/$1.trace" | grep -E 'main CTAs|decoder|unit next_work|stream wait|item 0 (decoded|counted)|local stored|first loop end'
+  python3 scripts/dev/p183_summary.py "$OUT/$1.trace" |
+    grep -E "${DEC_ROWS:-main CTAs|decoder|unit next_work|stream wait|item 0 (decoded|counted)|local stored|first loop end}"
 }
 step() {
   case $1 in
@@ -19,7 +22,7 @@ step() {
       done ;;
     tests) gpu_tests_run "$OUT" 'Variants.StreamTokensRelaunch:Variants.TokenModes:Variants.GroupGemm:Variants.Gemm' 400 ;;
     trace)
-      for lg in 2 1 0; do p184 g2a-lg$lg group_gemm 192x3072x4096,320x3072x4096 NVFP4_PERSISTENT_LOCAL_GROUPS=$lg; done
+      for lg in ${DEC_G2A_LGS:-2 1 0}; do p184 g2a-lg$lg group_gemm 192x3072x4096,320x3072x4096 NVFP4_PERSISTENT_LOCAL_GROUPS=$lg; done
       for lg in 1 0; do p184 g2048-lg$lg gemm 128x7168x2048 NVFP4_PERSISTENT_LOCAL_GROUPS=$lg; done ;;
     ab)
       ROUNDS=3 MAXT=0.5 ab_problems "$OUT" ab "group_gemm gemm" base=$BASE new=$NEW \
