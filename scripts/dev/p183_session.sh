@@ -7,19 +7,7 @@
 #   scripts/dev/p183_session.sh OUT [trace|warm ...]
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-p183() {
-  trace_run "$OUT" "$@" 2>/dev/null | head -n 1
-  python3 scripts/dev/p183_summary.py "$OUT/$1.trace"
-}
-# trace_run with --l2 L2: p183w NAME L2 PROBLEM SHAPE [VAR=VALUE ...]
-p183w() {
-  local name=$1 l2=$2 prob=$3 shape=$4
-  shift 4
-  env NVFP4_TRACE_OUT="$OUT/$name.trace" "$@" .carry/trace/nvfp4bench --problem "$prob" --shape "$shape" \
-    --variant persistent --timer cupti --no-floor --max-time 0.3 --l2 "$l2" --quiet --json "$OUT/$name.json" >/dev/null 2>&1
-  echo "==== $name $* exit $?"
-  python3 scripts/dev/p183_summary.py "$OUT/$name.trace"
-}
+p183() { trace_table "$OUT" "$@"; }
 step() {
   case $1 in
     trace)
@@ -30,8 +18,8 @@ step() {
       done ;;
     warm)
       for l2 in cold warm; do
-        p183w g2a-lg1-$l2 $l2 group_gemm 192x3072x4096,320x3072x4096 NVFP4_PERSISTENT_LOCAL_GROUPS=1
-        p183w g2048-$l2 $l2 gemm 128x7168x2048
+        TRACE_ARGS="--l2 $l2" p183 g2a-lg1-$l2 group_gemm 192x3072x4096,320x3072x4096 NVFP4_PERSISTENT_LOCAL_GROUPS=1
+        TRACE_ARGS="--l2 $l2" p183 g2048-$l2 gemm 128x7168x2048
       done ;;
   esac
 }

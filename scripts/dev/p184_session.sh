@@ -8,10 +8,9 @@
 # groups G=2 [192,320] is traced at.)
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-p184() {  # trace_run, summarised by p183_summary.py
-  trace_run "$OUT" "$@" 2>/dev/null | head -n 1
-  python3 scripts/dev/p183_summary.py "$OUT/$1.trace" |
-    grep -E "${DEC_ROWS:-main CTAs|decoder|unit next_work|stream wait|item 0 (decoded|counted)|local stored|first loop end}"
+p184() {
+  TRACE_ROWS=${DEC_ROWS:-'main CTAs|decoder|unit next_work|stream wait|item 0 (decoded|counted)|local stored|first loop end'} \
+    trace_table "$OUT" "$@"
 }
 step() {
   case $1 in

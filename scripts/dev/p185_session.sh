@@ -6,10 +6,7 @@
 #   scripts/dev/p185_session.sh OUT [trace]
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-p185() {
-  trace_run "$OUT" "$@" 2>/dev/null | head -n 1
-  python3 scripts/dev/p183_summary.py "$OUT/$1.trace" | grep -E -v 'consumer start|fetch:|source|entry|placed|1st chunk|warp 0 done'
-}
+p185() { TRACE_SKIP='consumer start|fetch:|source|entry|placed|1st chunk|warp 0 done' trace_table "$OUT" "$@"; }
 step() {
   case $1 in
     trace)

@@ -8,10 +8,7 @@
 session_args "$@"
 for i in ${P187_RUNS:-1 2}; do
   for b in a b; do
-    rm -f "$OUT/$b$i.trace"
-    NVFP4_TRACE_OUT="$OUT/$b$i.trace" .carry/trace-$b/nvfp4bench --problem group_gemm --shape 192x3072x4096,320x3072x4096 \
-      --variant persistent --timer cupti --no-floor --max-time 0.3 --quiet --json "$OUT/$b$i.json" >/dev/null 2>&1
-    echo "==== trace-$b run $i exit $?"
-    python3 scripts/dev/p183_summary.py "$OUT/$b$i.trace" | grep -E 'main CTAs|local stored|local synced|unit next_work|P187|first loop end|  done'
+    TRACE_BIN=.carry/trace-$b/nvfp4bench TRACE_ROWS='main CTAs|local stored|local synced|unit next_work|P187|first loop end|  done' \
+      trace_table "$OUT" "$b$i" group_gemm 192x3072x4096,320x3072x4096
   done
 done

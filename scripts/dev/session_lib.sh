@@ -29,10 +29,15 @@
 #                                             problem (`persistent`, cupti, ROUNDS rounds, MAXT seconds)
 #   default_report BIN OUT NAME               the default config's report (json, csv, md) as OUT/NAME.*
 #   trace_spread OUT NAME PROBLEM SHAPE       trace_run's first lines, then cta_spread.py's per-CTA start spread
+#   trace_table OUT NAME PROBLEM SHAPE [VAR=VALUE ...]
+#                                             trace_run's verdict line, then p183_summary.py's tables (start,
+#                                             decoders, copies by K step), the rows matching TRACE_ROWS and
+#                                             not TRACE_SKIP (extended regular expressions) where set
 #   trace_run OUT NAME PROBLEM SHAPE [VAR=VALUE ...]
 #                                             one case of `persistent` on the probe build .carry/trace
-#                                             (NVFP4BENCH_TRACE=ON), its stamps as OUT/NAME.trace, the
-#                                             median and trace_summary.py's table printed
+#                                             (NVFP4BENCH_TRACE=ON; TRACE_BIN names another, TRACE_ARGS
+#                                             adds flags), its stamps as OUT/NAME.trace, the median and
+#                                             trace_summary.py's table printed
 run_steps() {
   local s
   for s in ${STEPS:-$1}; do
@@ -121,11 +126,17 @@ trace_run() {
   local out=$1 name=$2 prob=$3 shape=$4
   shift 4
   rm -f "$out/$name.trace"
-  env NVFP4_TRACE_OUT="$out/$name.trace" "$@" .carry/trace/nvfp4bench --problem "$prob" --shape "$shape" \
-    --variant persistent --timer cupti --no-floor --max-time 0.3 --quiet --json "$out/$name.json" >/dev/null 2>&1
+  # shellcheck disable=SC2086  # TRACE_ARGS: flags split on spaces
+  env NVFP4_TRACE_OUT="$out/$name.trace" "$@" "${TRACE_BIN:-.carry/trace/nvfp4bench}" --problem "$prob" --shape "$shape" \
+    --variant persistent --timer cupti --no-floor --max-time 0.3 ${TRACE_ARGS:-} --quiet --json "$out/$name.json" \
+    >/dev/null 2>&1
   echo "==== $name $* exit $? $(python3 -c "
 import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status'], r['timing']['median_us'], 'us')" "$out/$name.json")"
   python3 scripts/dev/trace_summary.py "$out/$name.trace"
+}
+trace_table() {
+  trace_run "$@" 2>/dev/null | head -n 1
+  python3 scripts/dev/p183_summary.py "$1/$2.trace" | grep -E "${TRACE_ROWS:-.}" | grep -E -v "${TRACE_SKIP:-^$}"
 }
 trace_spread() {
   trace_run "$@" 2>/dev/null | head -n "${TRACE_LINES:-12}"
