@@ -9,6 +9,8 @@
 //   mode 2  SS, each consumer warpgroup decodes its next chunk into a second A buffer while this
 //           chunk's wgmmas run (128-thread named barrier per chunk)
 //   mode 3  SS fed by a decoder warpgroup through a ring of decoded A tiles (mbarriers full/empty)
+//   mode 4  mode 0 with one consumer warpgroup (64 weight rows; P189)
+//   mode 5  mode 0 with warpgroup 1's B on a second token tile (each warpgroup its own B; P189)
 // Build: nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc -o ss_probe scripts/dev/ss_probe.cu
 #include <cuda_runtime.h>
 
@@ -30,6 +32,7 @@ constexpr int kChunks = 16384;
 struct alignas(1024) Smem {
   __half a[kStages][128 * 64];  // decoded weights, 128 rows x 128 bytes, 128-byte swizzle
   __half tokens[128 * 64];      // B: 128 token rows x 64 K, 128-byte swizzle
+  __half tokens2[128 * 64];     // mode 5's second B tile
   uint8_t packed[kStages][128 * 32];
   uint8_t scales[kStages][128 * 4];
   uint64_t full[kStages], empty[kStages];
@@ -72,6 +75,7 @@ __device__ __forceinline__ void decode_store_block(const Smem& sm, int s, int ro
 __device__ __forceinline__ void fill(Smem& sm) {
   for (int i = threadIdx.x; i < kStages * 128 * 64; i += blockDim.x) (&sm.a[0][0])[i] = random_half(i, 3u);
   for (int i = threadIdx.x; i < 128 * 64; i += blockDim.x) sm.tokens[i] = random_half(i, 5u);
+  for (int i = threadIdx.x; i < 128 * 64; i += blockDim.x) sm.tokens2[i] = random_half(i, 8u);
   for (int i = threadIdx.x; i < kStages * 128 * 32; i += blockDim.x) (&sm.packed[0][0])[i] = random_byte(i, 6u);
   for (int i = threadIdx.x; i < kStages * 128 * 4; i += blockDim.x) (&sm.scales[0][0])[i] = random_scale(i, 7u);
 }
@@ -105,7 +109,7 @@ __device__ __forceinline__ void mma_ss(float (&acc)[64], uint32_t atile, uint32_
 }
 
 template <int kMode>
-__global__ void __launch_bounds__(kMode == 3 ? 384 : 256, 1) probe(int chunks, float* sink) {
+__global__ void __launch_bounds__(kMode == 3 ? 384 : kMode == 4 ? 128 : 256, 1) probe(int chunks, float* sink) {
 #if NVFP4_SM90A
   Smem& sm = smem();
   fill(sm);
@@ -119,7 +123,7 @@ __global__ void __launch_bounds__(kMode == 3 ? 384 : 256, 1) probe(int chunks, f
   sm90::fence_proxy_async_smem();
   __syncthreads();
   const int lane = threadIdx.x % 32;
-  const uint32_t tok = sm90::smem_addr(sm.tokens);
+  const uint32_t tok = kMode == 5 && threadIdx.x >= 128 ? sm90::smem_addr(sm.tokens2) : sm90::smem_addr(sm.tokens);
   if constexpr (kMode == 3) {
     if (threadIdx.x < 128) {  // the decoder warpgroup: row threadIdx.x of every chunk
       const int row = threadIdx.x;
@@ -141,7 +145,7 @@ __global__ void __launch_bounds__(kMode == 3 ? 384 : 256, 1) probe(int chunks, f
 #pragma unroll
   for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
   sm90::fence_regs(acc);
-  if constexpr (kMode == 0) {
+  if constexpr (kMode == 0 || kMode == 4 || kMode == 5) {
     const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4, t = lane % 4;
     uint32_t ha[2][8], hb[2][8];
     for (int c = 0; c < chunks; c += 2) {
@@ -197,7 +201,7 @@ template <int kMode>
 void run(int sms, float* sink, int smem) {
   auto* k = probe<kMode>;
   cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  const int threads = kMode == 3 ? 384 : 256;
+  const int threads = kMode == 3 ? 384 : kMode == 4 ? 128 : 256;
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
@@ -214,8 +218,9 @@ void run(int sms, float* sink, int smem) {
   const cudaError_t e = cudaGetLastError();
   std::sort(ms.begin(), ms.end());
   const double med = ms[ms.size() / 2];
-  const double flop = 2.0 * 128 * 128 * 64 * double(kChunks) * sms;
-  std::printf("mode %d: %s median %.3f ms (min %.3f max %.3f)  %.0f TFLOP/s  %.4f us per K64 chunk of 128x128\n",
+  const double rows = kMode == 4 ? 64 : 128;  // weight rows per CTA
+  const double flop = 2.0 * rows * 128 * 64 * double(kChunks) * sms;
+  std::printf("mode %d: %s median %.3f ms (min %.3f max %.3f)  %.0f TFLOP/s  %.4f us per K64 chunk of the CTA\n",
               kMode, cudaGetErrorString(e), med, ms.front(), ms.back(), flop / (med * 1e-3) / 1e12,
               med * 1e3 / kChunks);
 }
@@ -236,6 +241,8 @@ int main() {
     run<1>(sms, sink, smem);
     run<2>(sms, sink, smem);
     run<3>(sms, sink, smem);
+    run<4>(sms, sink, smem);
+    run<5>(sms, sink, smem);
   }
   return 0;
 }
