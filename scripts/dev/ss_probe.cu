@@ -11,10 +11,15 @@
 //   mode 3  SS fed by a decoder warpgroup through a ring of decoded A tiles (mbarriers full/empty)
 //   mode 4  mode 0 with one consumer warpgroup (64 weight rows; P189)
 //   mode 5  mode 0 with warpgroup 1's B on a second token tile (each warpgroup its own B; P189)
+//   mode 6  mode 0 with the warpgroups' chunks issued in turn (named barriers 1, 2: ping-pong; P190)
+//   mode 7  mode 0 with warpgroup 1 started after warpgroup 0's first chunk is issued (P190)
 // Build: nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc -o ss_probe scripts/dev/ss_probe.cu
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
 #include <cstdio>
 #include <vector>
 
@@ -100,6 +105,10 @@ __device__ __forceinline__ void mma_rs(float (&acc)[64], const uint32_t (&h)[2][
   sm90::wgmma_commit();
 }
 
+__device__ __forceinline__ void named_arrive256(uint32_t id) {
+  asm volatile("bar.arrive %0, 256;" ::"r"(id) : "memory");
+}
+
 __device__ __forceinline__ void mma_ss(float (&acc)[64], uint32_t atile, uint32_t tok) {
   sm90::wgmma_fence();
 #pragma unroll
@@ -145,15 +154,34 @@ __global__ void __launch_bounds__(kMode == 3 ? 384 : kMode == 4 ? 128 : 256, 1) 
 #pragma unroll
   for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
   sm90::fence_regs(acc);
-  if constexpr (kMode == 0 || kMode == 4 || kMode == 5) {
+  if constexpr (kMode == 0 || kMode == 4 || kMode == 5 || kMode == 7) {
     const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4, t = lane % 4;
     uint32_t ha[2][8], hb[2][8];
+    if (kMode == 7 && wg == 1) sm90::named_sync<256>(3);  // after warpgroup 0's first chunk
     for (int c = 0; c < chunks; c += 2) {
       decode_regs(sm, c % kStages, row, (t + c) % 4, ha);
       mma_rs(acc, ha, tok);
+      if (kMode == 7 && wg == 0 && c == 0) named_arrive256(3);
       sm90::wgmma_wait<1>();
       decode_regs(sm, (c + 1) % kStages, row, (t + c + 1) % 4, hb);
       mma_rs(acc, hb, tok);
+      sm90::wgmma_wait<1>();
+    }
+  } else if constexpr (kMode == 6) {
+    const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4, t = lane % 4;
+    const uint32_t mine = 1 + wg, other = 2 - wg;  // warpgroup w issues after an arrival on barrier 1 + w
+    uint32_t ha[2][8], hb[2][8];
+    if (wg == 1) named_arrive256(1);  // warpgroup 0 first
+    for (int c = 0; c < chunks; c += 2) {
+      decode_regs(sm, c % kStages, row, (t + c) % 4, ha);
+      sm90::named_sync<256>(mine);
+      mma_rs(acc, ha, tok);
+      named_arrive256(other);
+      sm90::wgmma_wait<1>();
+      decode_regs(sm, (c + 1) % kStages, row, (t + c + 1) % 4, hb);
+      sm90::named_sync<256>(mine);
+      mma_rs(acc, hb, tok);
+      if (!(wg == 1 && c + 2 >= chunks)) named_arrive256(other);  // no arrival left behind at the end
       sm90::wgmma_wait<1>();
     }
   } else if constexpr (kMode == 1) {
@@ -206,7 +234,10 @@ void run(int sms, float* sink, int smem) {
   cudaEventCreate(&a);
   cudaEventCreate(&b);
   std::vector<float> ms;
-  for (int r = 0; r < 12; ++r) {
+  // SS_GAP_MS: idle milliseconds before each launch (P190: the board's sustained-load slowdown).
+  static const int gap_ms = std::getenv("SS_GAP_MS") ? std::atoi(std::getenv("SS_GAP_MS")) : 0;
+  for (int r = 0; r < 22; ++r) {
+    if (gap_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
     cudaEventRecord(a);
     k<<<sms, threads, smem>>>(kChunks, sink);
     cudaEventRecord(b);
@@ -220,9 +251,11 @@ void run(int sms, float* sink, int smem) {
   const double med = ms[ms.size() / 2];
   const double rows = kMode == 4 ? 64 : 128;  // weight rows per CTA
   const double flop = 2.0 * rows * 128 * 64 * double(kChunks) * sms;
-  std::printf("mode %d: %s median %.3f ms (min %.3f max %.3f)  %.0f TFLOP/s  %.4f us per K64 chunk of the CTA\n",
+  std::printf("mode %d: %s median %.3f ms (min %.3f max %.3f)  %.0f TFLOP/s  %.4f us per K64 chunk of the CTA  [",
               kMode, cudaGetErrorString(e), med, ms.front(), ms.back(), flop / (med * 1e-3) / 1e12,
               med * 1e3 / kChunks);
+  for (float t : ms) std::printf(" %.3f", t);
+  std::printf(" ]\n");
 }
 
 }  // namespace
@@ -236,13 +269,21 @@ int main() {
   float* sink = nullptr;
   cudaMalloc(&sink, sizeof(float));
   std::printf("%d SMs, %d bytes of shared memory per CTA (Smem %zu)\n", sms, smem, sizeof(Smem));
-  for (int rep = 0; rep < 2; ++rep) {
+  if (const char* only = std::getenv("SS_ONLY_MODE0")) {  // P190: mode 0 alone, 3 x 20 launches
+    (void)only;
+    for (int rep = 0; rep < 3; ++rep) run<0>(sms, sink, smem);
+    return 0;
+  }
+  for (int rep = 0; rep < 3; ++rep) {
     run<0>(sms, sink, smem);
     run<1>(sms, sink, smem);
     run<2>(sms, sink, smem);
     run<3>(sms, sink, smem);
     run<4>(sms, sink, smem);
     run<5>(sms, sink, smem);
+    run<6>(sms, sink, smem);
+    run<7>(sms, sink, smem);
+    run<0>(sms, sink, smem);
   }
   return 0;
 }
