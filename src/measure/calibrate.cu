@@ -7,8 +7,10 @@
 #include <cublasLt.h>
 #include <cuda_fp16.h>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -17,6 +19,7 @@
 #include "core/hopper.cuh"
 #include "core/mma_ceiling.hpp"
 #include "core/random_operands.cuh"
+#include "measure/nvml.hpp"
 
 namespace nvfp4 {
 
@@ -34,6 +37,53 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t h = v.size() / 2;
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+// Every timed launch follows kPaceMs of idle. Back to back, these launches of several
+// milliseconds of full tensor-core or memory load hold the board at its power cap: on an H200 the
+// decode+wgmma loop's launches slowed by ~11 % after ~30 ms (SM clock 1665-1785 MHz instead of
+// 1980, NVML reason SwPowerCap), so a median of back-to-back launches mixed two clocks (830-904
+// TFLOP/s from run to run), while the benchmarks' kernels, tens of microseconds between L2
+// flushes, never reach the cap. With 200 ms of idle before each launch every one ran at 1980 MHz
+// (docs/perf-notes.md P190); NVML's clock-event reasons, read after each timed launch, say whether
+// that held here.
+constexpr int kPaceMs = 100;
+
+struct Timed {
+  std::vector<double> ms;  // the timed launches, in order
+  int sampled = 0;         // launches after which NVML answered
+  int throttled = 0;       // ... with a reason that lowers clocks under load (is_throttled)
+  // ", each after 100 ms idle; 0 of 10 launches throttled (NVML)" for a rate's note.
+  std::string pace() const {
+    std::string t = format(", each launch after %d ms idle; ", kPaceMs);
+    if (sampled == 0) return t + "throttling not read (NVML unavailable)";
+    return t + format("%d of %d launches throttled (NVML clock-event reasons)", throttled, sampled);
+  }
+};
+
+// `warmup` launches, then `runs` timed ones (CUDA events on `s`), each after kPaceMs of idle.
+template <class Launch>
+Timed timed_launches(int device, int warmup, int runs, Launch&& launch, cudaStream_t s) {
+  Event start, stop;
+  Timed t;
+  Nvml& nvml = Nvml::instance();
+  for (int r = 0; r < warmup + runs; ++r) {
+    if (r >= warmup) {
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      std::this_thread::sleep_for(std::chrono::milliseconds(kPaceMs));
+    }
+    start.record(s);
+    launch();
+    stop.record(s);
+    CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    if (r < warmup) continue;
+    t.ms.push_back(stop.since(start));
+    if (const std::optional<ClockSample> c = nvml.sample(device)) {
+      ++t.sampled;
+      if (is_throttled(c->throttle_reasons)) ++t.throttled;
+    }
+  }
+  return t;
 }
 
 #define CAL_CUBLAS_CHECK(expr)                                                                      \
@@ -88,18 +138,13 @@ double measure_hbm_read(const DeviceInfo& dev, cudaStream_t s, std::string& note
   const int grid = std::max(1, blocks_per_sm) * std::max(1, dev.sms);
   const size_t words = bytes / sizeof(uint4);
 
-  Event start, stop;
-  double best_ms = 1e30;
-  for (int r = 0; r < kReadWarmup + kReadRuns; ++r) {
-    start.record(s);
+  const Timed t = timed_launches(dev.index, kReadWarmup, kReadRuns, [&] {
     read_kernel<<<grid, kReadThreads, 0, s>>>(buf.get<const uint4>(), words, sink.get<uint32_t>());
     CUDA_CHECK_LAUNCH();
-    stop.record(s);
-    CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    if (r >= kReadWarmup) best_ms = std::min(best_ms, double(stop.since(start)));
-  }
+  }, s);
+  const double best_ms = *std::min_element(t.ms.begin(), t.ms.end());
   note = format("hbm: read of %zu MiB, 16-byte loads, grid %dx%d, best of %d", bytes >> 20, grid, kReadThreads,
-                kReadRuns);
+                kReadRuns) + t.pace();
   return double(bytes) / (best_ms * 1e-3) / 1e9;
 }
 
@@ -160,10 +205,10 @@ struct LtPref {
   LtPref& operator=(const LtPref&) = delete;
 };
 
-// D = A^T * B (column-major, TN: A stored K x M, B stored K x N, D M x N), timed; returns the
-// median milliseconds of kGemmRuns calls.
-double time_gemm(cublasLtHandle_t lt, LtDesc& desc, const LtLayout& la, const LtLayout& lb, const LtLayout& ld,
-                 const void* a, const void* b, void* d, cudaStream_t s) {
+// D = A^T * B (column-major, TN: A stored K x M, B stored K x N, D M x N), timed: kGemmRuns paced
+// calls (timed_launches).
+Timed time_gemm(int device, cublasLtHandle_t lt, LtDesc& desc, const LtLayout& la, const LtLayout& lb,
+                const LtLayout& ld, const void* a, const void* b, void* d, cudaStream_t s) {
   LtPref pref;
   cublasLtMatmulHeuristicResult_t heur{};
   int found = 0;
@@ -174,20 +219,13 @@ double time_gemm(cublasLtHandle_t lt, LtDesc& desc, const LtLayout& la, const Lt
   }
   DeviceBuffer ws(kWorkspaceBytes);
   const float alpha = 1.0f, beta = 0.0f;
-  Event start, stop;
-  std::vector<double> ms;
-  for (int r = 0; r < kGemmWarmup + kGemmRuns; ++r) {
-    start.record(s);
+  return timed_launches(device, kGemmWarmup, kGemmRuns, [&] {
     CAL_CUBLAS_CHECK(cublasLtMatmul(lt, desc.d, &alpha, a, la.l, b, lb.l, &beta, d, ld.l, d, ld.l, &heur.algo,
                                     ws.get(), kWorkspaceBytes, s));
-    stop.record(s);
-    CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    if (r >= kGemmWarmup) ms.push_back(stop.since(start));
-  }
-  return median(std::move(ms));
+  }, s);
 }
 
-double measure_fp16(cublasLtHandle_t lt, cudaStream_t s, std::string& note) {
+double measure_fp16(int device, cublasLtHandle_t lt, cudaStream_t s, std::string& note) {
   constexpr int64_t n = 8192;
   const size_t elems = size_t(n) * n;
   DeviceBuffer a(elems * sizeof(__half)), b(elems * sizeof(__half)), d(elems * sizeof(__half));
@@ -200,9 +238,10 @@ double measure_fp16(cublasLtHandle_t lt, cudaStream_t s, std::string& note) {
   desc.set(CUBLASLT_MATMUL_DESC_TRANSA, CUBLAS_OP_T);
   desc.set(CUBLASLT_MATMUL_DESC_TRANSB, CUBLAS_OP_N);
   LtLayout la(CUDA_R_16F, n, n, n), lb(CUDA_R_16F, n, n, n), ld(CUDA_R_16F, n, n, n);
-  const double ms = time_gemm(lt, desc, la, lb, ld, a.get(), b.get(), d.get(), s);
+  const Timed t = time_gemm(device, lt, desc, la, lb, ld, a.get(), b.get(), d.get(), s);
+  const double ms = median(t.ms);
   note = format("fp16: cuBLASLt %lldx%lldx%lld TN, f16 in/out, f32 compute, median of %d", (long long)n, (long long)n,
-                (long long)n, kGemmRuns);
+                (long long)n, kGemmRuns) + t.pace();
   return 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
 }
 
@@ -213,7 +252,7 @@ size_t scale_bytes(int64_t rows, int64_t k) {
   return size_t(rows_pad * kb_pad);
 }
 
-double measure_fp4(cublasLtHandle_t lt, cudaStream_t s, std::string& note) {
+double measure_fp4(int device, cublasLtHandle_t lt, cudaStream_t s, std::string& note) {
   constexpr int64_t n = 16384;
   const size_t packed = size_t(n) * n / 2;  // two E2M1 per byte
   DeviceBuffer a(packed), b(packed), d(size_t(n) * n * 2);  // D: BF16
@@ -237,9 +276,10 @@ double measure_fp4(cublasLtHandle_t lt, cudaStream_t s, std::string& note) {
   desc.set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, sfa_ptr);
   desc.set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, sfb_ptr);
   LtLayout la(CUDA_R_4F_E2M1, n, n, n), lb(CUDA_R_4F_E2M1, n, n, n), ld(CUDA_R_16BF, n, n, n);
-  const double ms = time_gemm(lt, desc, la, lb, ld, a.get(), b.get(), d.get(), s);
+  const Timed t = time_gemm(device, lt, desc, la, lb, ld, a.get(), b.get(), d.get(), s);
+  const double ms = median(t.ms);
   note = format("fp4: cuBLASLt NVFP4 %lldx%lldx%lld TN, bf16 out, f32 compute, median of %d", (long long)n,
-                (long long)n, (long long)n, kGemmRuns);
+                (long long)n, (long long)n, kGemmRuns) + t.pace();
   return 2.0 * double(n) * double(n) * double(n) / (ms * 1e-3) / 1e12;
 }
 
@@ -362,24 +402,10 @@ __global__ void __launch_bounds__(kCeilThreads, 1) wgmma_ceiling_kernel(int chun
 #endif
 }
 
-// The median milliseconds of kCeilRuns calls of launch(), after kCeilWarmup, CUDA events.
-template <class Launch>
-double median_launch_ms(Launch&& launch, cudaStream_t s) {
-  Event start, stop;
-  std::vector<double> ms;
-  for (int r = 0; r < kCeilWarmup + kCeilRuns; ++r) {
-    start.record(s);
-    launch();
-    stop.record(s);
-    CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    if (r >= kCeilWarmup) ms.push_back(stop.since(start));
-  }
-  return median(std::move(ms));
-}
-
-// wgmma_ceiling_kernel<kDecode> in TFLOP/s: median of kCeilRuns launches, CUDA events.
+// wgmma_ceiling_kernel<kDecode> in TFLOP/s: median of kCeilRuns paced launches (timed_launches),
+// CUDA events; `pace` gets Timed::pace() for the note.
 template <bool kDecode>
-double time_wgmma_ceiling(const DeviceInfo& dev, cudaStream_t s) {
+double time_wgmma_ceiling(const DeviceInfo& dev, cudaStream_t s, std::string& pace) {
   auto* kernel = wgmma_ceiling_kernel<kDecode>;
   // More than half an SM's shared memory, so that one CTA runs per SM, as in the kernels (whose
   // stage rings fill it).
@@ -392,13 +418,12 @@ double time_wgmma_ceiling(const DeviceInfo& dev, cudaStream_t s) {
   if (per_sm != 1) throw std::runtime_error(format("%d CTAs of %d threads fit on an SM, not 1", per_sm, kCeilThreads));
 
   DeviceBuffer sink(sizeof(float));
-  const double ms = median_launch_ms(
-      [&] {
-        kernel<<<dev.sms, kCeilThreads, smem, s>>>(kCeilChunks, sink.get<float>());
-        CUDA_CHECK_LAUNCH();
-      },
-      s);
-  return kCeilFlopPerChunk * kCeilChunks * dev.sms / (ms * 1e-3) / 1e12;
+  const Timed t = timed_launches(dev.index, kCeilWarmup, kCeilRuns, [&] {
+    kernel<<<dev.sms, kCeilThreads, smem, s>>>(kCeilChunks, sink.get<float>());
+    CUDA_CHECK_LAUNCH();
+  }, s);
+  pace = t.pace();
+  return kCeilFlopPerChunk * kCeilChunks * dev.sms / (median(t.ms) * 1e-3) / 1e12;
 }
 
 // Runs `measure` (it returns the rate and sets its note). A failure that leaves the context usable
@@ -431,13 +456,17 @@ void measure_wgmma_ceilings(const DeviceInfo& dev, cudaStream_t s, Calibration& 
                                  "per CTA, operands in shared memory only, median of %d",
                                  dev.sms, kCeilThreads, kCeilChunks, kCeilRuns);
   cal.decode_wgmma_tflops = optional_rate("decode+wgmma", notes, [&](std::string& note) {
+    std::string pace;
+    const double r = time_wgmma_ceiling<true>(dev, s, pace);
     note = "decode+wgmma: e2m1 x e4m3 decode in registers feeding wgmma m64n128k16 (A from registers, f16 in, "
-           "f32 accumulate)" + how;
-    return time_wgmma_ceiling<true>(dev, s);
+           "f32 accumulate)" + how + pace;
+    return r;
   });
   cal.wgmma_rs_tflops = optional_rate("wgmma rs", notes, [&](std::string& note) {
-    note = "wgmma rs: the same loop with fixed A registers (no decode)" + how;
-    return time_wgmma_ceiling<false>(dev, s);
+    std::string pace;
+    const double r = time_wgmma_ceiling<false>(dev, s, pace);
+    note = "wgmma rs: the same loop with fixed A registers (no decode)" + how + pace;
+    return r;
   });
 }
 
@@ -449,11 +478,12 @@ double time_mma_ceiling(const DeviceInfo& dev, cudaStream_t s, bool decode, std:
   if (l.ctas_per_sm < 1) throw std::runtime_error("its CTA does not fit on an SM");
   const int ctas = l.ctas_per_sm * dev.sms;
   DeviceBuffer sink(sizeof(float));
-  const double ms = median_launch_ms([&] { l.launch(ctas, kMmaCeilSteps, sink.get<float>(), s); }, s);
+  const Timed t = timed_launches(dev.index, kCeilWarmup, kCeilRuns,
+                                 [&] { l.launch(ctas, kMmaCeilSteps, sink.get<float>(), s); }, s);
   how = format(", grid %dx%d (%d CTAs per SM, 4 warps of 32x128 FP32 accumulators), %d K64 steps per CTA, "
                "operands in shared memory only, no barriers, median of %d",
-               ctas, l.threads, l.ctas_per_sm, kMmaCeilSteps, kCeilRuns);
-  return l.flop_per_step * kMmaCeilSteps * ctas / (ms * 1e-3) / 1e12;
+               ctas, l.threads, l.ctas_per_sm, kMmaCeilSteps, kCeilRuns) + t.pace();
+  return l.flop_per_step * kMmaCeilSteps * ctas / (median(t.ms) * 1e-3) / 1e12;
 }
 
 void measure_mma_ceilings(const DeviceInfo& dev, cudaStream_t s, Calibration& cal, std::vector<std::string>& notes) {
@@ -488,11 +518,11 @@ Calibration calibrate(const DeviceInfo& dev, cudaStream_t s) {
   notes.push_back(note);
 
   LtHandle lt;
-  cal.fp16_tensor_tflops = measure_fp16(lt.h, s, note);
+  cal.fp16_tensor_tflops = measure_fp16(dev.index, lt.h, s, note);
   notes.push_back(note);
 
   if (dev.cc_major == 10) {
-    cal.fp4_tensor_tflops = optional_rate("fp4", notes, [&](std::string& n) { return measure_fp4(lt.h, s, n); });
+    cal.fp4_tensor_tflops = optional_rate("fp4", notes, [&](std::string& n) { return measure_fp4(dev.index, lt.h, s, n); });
   } else {
     notes.push_back(format("fp4: not measured (cuBLASLt NVFP4 needs CC 10.x; this GPU is %d.%d)", dev.cc_major,
                            dev.cc_minor));

@@ -22,7 +22,10 @@
 //                       no barriers, no global-memory traffic. CC 8.0 and newer; nullopt (with a
 //                       note) elsewhere or when the launch fails
 //   mma_sync_tflops     the same loop with the A fragments decoded once (ldmatrix and mma.sync only)
-// Clocks are left as they are: the numbers are at whatever clocks the GPU runs.
+// Clocks are left as they are: the numbers are at whatever clocks the GPU runs. Every timed launch
+// follows 100 ms of idle (back to back, launches of several milliseconds of full load hold a board
+// at its power cap, which the benchmarks' short kernels never reach: docs/perf-notes.md P190), and
+// NVML's clock-event reasons are read after it; each rate's note says how many ran throttled.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -45,7 +48,8 @@ struct Calibration {
   std::string notes;  // what was measured and how, one clause per rate; why an optional rate is absent
 };
 
-// Runs on the current device (dev describes it) and enqueues on `s`; takes about a second.
+// Runs on the current device (dev describes it) and enqueues on `s`; takes ~10 s (every timed launch
+// follows 100 ms of idle, so that none runs under the board's power cap: calibrate.cu, kPaceMs).
 // Throws CudaError / std::runtime_error when the HBM or FP16 measurement fails; a failure of an
 // optional rate is only noted (unless it loses the context).
 Calibration calibrate(const DeviceInfo& dev, cudaStream_t s);

@@ -33,6 +33,8 @@ TEST(Calibrate, RatesAndTheGemmPathsCeilings) {
     EXPECT_NE(cal.notes.find("decode+wgmma: "), std::string::npos) << cal.notes;
     EXPECT_NE(cal.notes.find("wgmma rs: "), std::string::npos) << cal.notes;
     EXPECT_NE(cal.notes.find("median of 10"), std::string::npos) << cal.notes;
+    // Paced launches (P190: back to back they run under the power cap), and the throttle count.
+    EXPECT_NE(cal.notes.find("each launch after 100 ms idle"), std::string::npos) << cal.notes;
   } else {
     EXPECT_FALSE(cal.decode_wgmma_tflops);
     EXPECT_FALSE(cal.wgmma_rs_tflops);
