@@ -63,8 +63,8 @@ struct Timed {
 
 // One thread spinning for `ns` nanoseconds of the GPU's global timer: holds the stream while the
 // host enqueues the start event, the timed launch and the stop event behind it, so that the host's
-// wake-up and launch latency after the idle (~30 us a launch on an H200: the 0.5 ms HBM read read
-// 6 % slow without it, P191) falls outside the events.
+// wake-up and launch latency after the idle falls outside the events (on an H200 ~31 us per HBM
+// read launch and ~0.1 ms per cuBLASLt call: those rates read 6-7 % low without it, P191).
 constexpr uint64_t kHoldNs = 200000;
 __global__ void hold_kernel(uint64_t ns) {
   uint64_t t0, t;

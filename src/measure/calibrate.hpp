@@ -24,8 +24,10 @@
 //   mma_sync_tflops     the same loop with the A fragments decoded once (ldmatrix and mma.sync only)
 // Clocks are left as they are: the numbers are at whatever clocks the GPU runs. Every timed launch
 // follows 100 ms of idle (back to back, launches of several milliseconds of full load hold a board
-// at its power cap, which the benchmarks' short kernels never reach: docs/perf-notes.md P190), and
-// NVML's clock-event reasons are read after it; each rate's note says how many ran throttled.
+// at its power cap, which the benchmarks' short kernels never reach: docs/perf-notes.md P190) and
+// is enqueued behind a 200 us spin kernel (so the host's launch latency after the idle is not
+// timed, P191); NVML's clock-event reasons are read after it; each rate's note says how many ran
+// throttled.
 #pragma once
 
 #include <cuda_runtime.h>
