@@ -72,6 +72,11 @@ bool is_throttled(uint64_t mask) {
   return false;
 }
 
+bool sample_throttled(const ClockSample& c, int reference_sm_mhz) {
+  const bool slow = reference_sm_mhz > 0 && c.sm_mhz > 0 && c.sm_mhz < 0.9 * reference_sm_mhz;
+  return slow || is_throttled(c.throttle_reasons);
+}
+
 Nvml& Nvml::instance() {
   static Nvml nvml;
   return nvml;

@@ -25,6 +25,12 @@ std::string describe_throttle_reasons(uint64_t mask);
 // True when a reason that lowers clocks under load is set: power cap, thermal or hardware slowdown,
 // sync boost, power brake.
 bool is_throttled(uint64_t mask);
+// The sampling loop's rule (measure/timing.cu): a sample is throttled when the SM clock read after
+// it is below 90 % of `reference_sm_mhz` (the clock after warm-up; <= 0: unknown, this part is
+// skipped) or NVML reports a reason that lowers clocks under load (is_throttled). The reason is
+// needed as well: under the power cap an H200 ran a loop ~11 % slower while single clock reads
+// showed 1785-1965 MHz against 1980 (docs/perf-notes.md P190).
+bool sample_throttled(const ClockSample& c, int reference_sm_mhz);
 
 class Nvml {
  public:

@@ -140,7 +140,7 @@ TimingResult time_runners(const std::vector<Runner*>& runners, const TimingOptio
     res.samples_us.push_back(us * per_call);
     if (res.clocks.reference_sm_mhz > 0) {
       if (const auto c = read_clocks(cuda_device); c && c->sm_mhz > 0) {
-        if (c->sm_mhz < 0.9 * res.clocks.reference_sm_mhz) ++res.clocks.throttled_samples;
+        if (sample_throttled(*c, res.clocks.reference_sm_mhz)) ++res.clocks.throttled_samples;
         res.clocks.min_sm_mhz = std::min(res.clocks.min_sm_mhz, c->sm_mhz);
       }
     }

@@ -53,7 +53,8 @@ struct TimingOptions {
 struct ClockRecord {
   std::optional<ClockSample> before, after;  // nullopt: NVML unavailable
   int reference_sm_mhz = -1;                  // SM clock after warm-up (the 90 % rule's base)
-  int throttled_samples = -1;                 // samples below 90 % of it; -1 = clocks unknown
+  int throttled_samples = -1;                 // samples below 90 % of it or under a clock-lowering
+                                              // NVML reason (sample_throttled); -1 = clocks unknown
   int min_sm_mhz = -1;                        // lowest SM clock read after a sample
   std::string note;                           // "clocks: unknown (...)" when NVML is missing
 };

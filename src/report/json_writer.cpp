@@ -53,7 +53,9 @@ Json json_clocks(const ClockRecord& c) {
               {"reference_sm_mhz", c.reference_sm_mhz},
               {"min_sm_mhz", c.min_sm_mhz},
               {"throttled_samples", c.throttled_samples},
-              {"rule", "a sample is throttled when the SM clock read after it is below 90% of reference_sm_mhz"}};
+              {"rule", "a sample is throttled when the SM clock read after it is below 90% of reference_sm_mhz "
+                       "or NVML reports a clock-lowering reason (power cap, thermal or hardware slowdown, "
+                       "sync boost, power brake) after it"}};
 }
 
 Json json_timing(const TimingResult& t, bool keep_samples) {

@@ -51,7 +51,8 @@ void add_timing_metrics(Metrics& m, Problem p, const TimingResult& t, const std:
 std::string timing_notes(const TimingResult& t) {
   std::string notes;
   if (const ClockRecord& ck = t.clocks; ck.throttled_samples > 0)
-    notes = fmt::format("{} of {} samples below 90% of the starting SM clock ({} MHz, min {} MHz)",
+    notes = fmt::format("{} of {} samples throttled (SM clock below 90% of the starting {} MHz, or a "
+                        "clock-lowering NVML reason; min {} MHz)",
                         ck.throttled_samples, t.stats.n, ck.reference_sm_mhz, ck.min_sm_mhz);
   if (const SampleStats& st = t.stats; st.outliers > 0) {
     const double worst = std::max(st.max - st.median, st.median - st.min) + st.median;
