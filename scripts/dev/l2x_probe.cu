@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+// P194 probe (docs/perf-notes.md): the split-K exchange through L2 by itself. 128 CTAs x 256 threads,
+// one per SM, in tiles of 4 consecutive CTAs; each writes W float4 per thread to its slot (__stcg,
+// [q][tid] as the kernels' slots), counts on its tile's never-reset count (__threadfence + atomicAdd,
+// as count_arrival) and polls it (ld.acquire.gpu, as wait_count), then reads R float4 per thread from
+// P peers' slots (__ldcg, all in flight). %globaltimer stamps per CTA: entry, stores issued, counted,
+// read. Build: nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -o l2x_probe scripts/dev/l2x_probe.cu
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+constexpr int kThreads = 256, kCtas = 128, kSlotF4 = 12 * kThreads;  // a slot: up to 12 float4 a thread
+
+__device__ __forceinline__ uint64_t gtime() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// W float4 written; P peers (ranks rank ^ 1, ^ 2, ^ 3 in that order, the first P of them), R / P
+// float4 read from each.
+template <int W, int P, int R>
+__global__ void __launch_bounds__(kThreads, 1) exchange(float4* slots, unsigned long long* counts,
+                                                        unsigned long long launch, uint64_t* stamps, float* sink) {
+  extern __shared__ uint8_t smem[];  // only to keep one CTA per SM
+  const int b = blockIdx.x, tid = threadIdx.x, tile = b / 4, rank = b % 4;
+  uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  if (tid == 0) t0 = gtime();
+  float4* mine = slots + size_t(b) * kSlotF4 + tid;
+#pragma unroll
+  for (int q = 0; q < W; ++q) __stcg(mine + q * kThreads, make_float4(b, q, tid, 1.0f));
+  __syncthreads();
+  if (tid == 0) {
+    t1 = gtime();
+    __threadfence();
+    atomicAdd(counts + tile, 1ull);
+    const unsigned long long target = 4 * (launch + 1);
+    unsigned long long v;
+    do {
+      asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(counts + tile) : "memory");
+    } while (v < target);
+    t2 = gtime();
+  }
+  __syncthreads();
+  float4 v[R];
+#pragma unroll
+  for (int i = 0; i < R; ++i) {
+    const int peer = i / (R / P) + 1, q = i % (R / P);
+    v[i] = __ldcg(slots + size_t(tile * 4 + (rank ^ peer)) * kSlotF4 + q * kThreads + tid);
+  }
+  float s = 0;
+#pragma unroll
+  for (int i = 0; i < R; ++i) s += v[i].x + v[i].y + v[i].z + v[i].w;
+  __syncthreads();
+  if (tid == 0) {
+    t3 = gtime();
+    stamps[b * 4 + 0] = t0;
+    stamps[b * 4 + 1] = t1;
+    stamps[b * 4 + 2] = t2;
+    stamps[b * 4 + 3] = t3;
+  }
+  if (s == -1.2345f) *sink = s;
+}
+
+template <int W, int P, int R>
+void run(const char* name, float4* slots, unsigned long long* counts, unsigned long long& launch, uint64_t* stamps,
+         float* sink, int smem) {
+  auto* k = exchange<W, P, R>;
+  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  std::vector<double> wr, cnt, rd, end;
+  for (int rep = 0; rep < 12; ++rep) {
+    k<<<kCtas, kThreads, smem>>>(slots, counts, launch++, stamps, sink);
+    cudaDeviceSynchronize();
+    std::vector<uint64_t> h(kCtas * 4);
+    cudaMemcpy(h.data(), stamps, h.size() * 8, cudaMemcpyDeviceToHost);
+    if (rep < 2) continue;
+    uint64_t first = ~0ull;
+    for (int b = 0; b < kCtas; ++b) first = std::min(first, h[b * 4]);
+    std::vector<double> w, c, r;
+    double e = 0;
+    for (int b = 0; b < kCtas; ++b) {
+      w.push_back((h[b * 4 + 1] - h[b * 4]) * 1e-3);
+      c.push_back((h[b * 4 + 2] - h[b * 4 + 1]) * 1e-3);
+      r.push_back((h[b * 4 + 3] - h[b * 4 + 2]) * 1e-3);
+      e = std::max(e, (h[b * 4 + 3] - first) * 1e-3);
+    }
+    auto med = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x[x.size() / 2]; };
+    wr.push_back(med(w));
+    cnt.push_back(med(c));
+    rd.push_back(med(r));
+    end.push_back(e);
+  }
+  auto med = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x[x.size() / 2]; };
+  std::printf("%-34s W %2d (%2d KiB) R %2d from %d peers: stores %.3f  fence+count+poll %.3f  reads %.3f  "
+              "entry->last read (max) %.3f us  [%s]\n",
+              name, W, W * 4, R, P, med(wr), med(cnt), med(rd), med(end), cudaGetErrorString(cudaGetLastError()));
+}
+
+}  // namespace
+
+int main() {
+  float4* slots;
+  unsigned long long* counts;
+  uint64_t* stamps;
+  float* sink;
+  cudaMalloc(&slots, size_t(kCtas) * kSlotF4 * sizeof(float4));
+  cudaMalloc(&counts, 64 * 8);
+  cudaMemset(counts, 0, 64 * 8);
+  cudaMalloc(&stamps, kCtas * 4 * 8);
+  cudaMalloc(&sink, 4);
+  unsigned long long launch = 0;
+  const int smem = 150 * 1024;
+  for (int pass = 0; pass < 2; ++pass) {
+    run<4, 1, 4>("quarter swap (pair_quarters)", slots, counts, launch, stamps, sink, smem);
+    run<12, 3, 12>("three quarters (global_split)", slots, counts, launch, stamps, sink, smem);
+    run<8, 2, 8>("two quarters (scatter + DSMEM)", slots, counts, launch, stamps, sink, smem);
+    run<12, 1, 4>("12 written, quarter read", slots, counts, launch, stamps, sink, smem);
+    run<4, 3, 12>("quarter written, 12 read", slots, counts, launch, stamps, sink, smem);
+  }
+  return 0;
+}
