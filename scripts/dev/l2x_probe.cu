@@ -14,7 +14,7 @@
 
 namespace {
 
-constexpr int kThreads = 256, kCtas = 128, kSlotF4 = 12 * kThreads;  // a slot: up to 12 float4 a thread
+constexpr int kThreads = 256, kCtas = 128, kSlotF4 = 24 * kThreads;  // a slot: up to 24 float4 a thread (12 as 8-byte words with tags)
 
 __device__ __forceinline__ uint64_t gtime() {
   uint64_t t;
@@ -28,6 +28,7 @@ template <int W, int P, int R>
 __global__ void __launch_bounds__(kThreads, 1) exchange(float4* slots, unsigned long long* counts,
                                                         unsigned long long launch, uint64_t* stamps, float* sink) {
   extern __shared__ uint8_t smem[];  // only to keep one CTA per SM
+  (void)launch;
   const int b = blockIdx.x, tid = threadIdx.x, tile = b / 4, rank = b % 4;
   uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
   if (tid == 0) t0 = gtime();
@@ -38,8 +39,8 @@ __global__ void __launch_bounds__(kThreads, 1) exchange(float4* slots, unsigned 
   if (tid == 0) {
     t1 = gtime();
     __threadfence();
-    atomicAdd(counts + tile, 1ull);
-    const unsigned long long target = 4 * (launch + 1);
+    const unsigned long long old = atomicAdd(counts + tile, 1ull);
+    const unsigned long long target = (old / 4 + 1) * 4;  // as count_arrival (the LL modes count nothing)
     unsigned long long v;
     do {
       asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(counts + tile) : "memory");
@@ -67,10 +68,72 @@ __global__ void __launch_bounds__(kThreads, 1) exchange(float4* slots, unsigned 
   if (s == -1.2345f) *sink = s;
 }
 
+// P195: W float4's worth of values per thread (4W floats) as 8-byte words {value, tag} in the slot,
+// no fence or count: the reader loads its P peers' words (R / P float4's worth each) and reloads
+// those whose tag is not yet `tag`. Stamps as exchange's (t2 = t1: no count).
+__device__ __forceinline__ void st_u64(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ unsigned long long ld_u64(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
 template <int W, int P, int R>
+__global__ void __launch_bounds__(kThreads, 1) exchange_ll(float4* slots4, unsigned long long* counts,
+                                                           unsigned long long launch, uint64_t* stamps, float* sink) {
+  extern __shared__ uint8_t smem[];
+  (void)counts;
+  unsigned long long* slots = reinterpret_cast<unsigned long long*>(slots4);
+  constexpr int kWords = 2 * kSlotF4;  // u64 words per slot (the same bytes as exchange's slots)
+  static_assert(4 * W <= 2 * 24, "fits the slot");
+  const int b = blockIdx.x, tid = threadIdx.x, tile = b / 4, rank = b % 4;
+  const unsigned tag = static_cast<unsigned>(launch + 1);
+  uint64_t t0 = 0, t1 = 0, t3 = 0;
+  if (tid == 0) t0 = gtime();
+  unsigned long long* mine = slots + size_t(b) * kWords + tid;
+#pragma unroll
+  for (int q = 0; q < 4 * W; ++q) {
+    const float x = float(b + q + tid);
+    st_u64(mine + q * kThreads, (static_cast<unsigned long long>(tag) << 32) | __float_as_uint(x));
+  }
+  if (tid == 0) t1 = gtime();
+  constexpr int kPer = 4 * R / P;  // words from each peer
+  float s = 0;
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    const unsigned long long* src = slots + size_t(tile * 4 + (rank ^ (p + 1))) * kWords + tid;
+    unsigned long long v[kPer];
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) v[i] = ld_u64(src + i * kThreads);
+    bool all;
+    do {
+      all = true;
+#pragma unroll
+      for (int i = 0; i < kPer; ++i)
+        if (static_cast<unsigned>(v[i] >> 32) != tag) {
+          v[i] = ld_u64(src + i * kThreads);
+          all = false;
+        }
+    } while (!all);
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) s += __uint_as_float(static_cast<unsigned>(v[i]));
+  }
+  __syncthreads();
+  if (tid == 0) {
+    t3 = gtime();
+    stamps[b * 4 + 0] = t0;
+    stamps[b * 4 + 1] = t1;
+    stamps[b * 4 + 2] = t1;
+    stamps[b * 4 + 3] = t3;
+  }
+  if (s == -1.2345f) *sink = s;
+}
+
+template <int W, int P, int R, bool kLL = false>
 void run(const char* name, float4* slots, unsigned long long* counts, unsigned long long& launch, uint64_t* stamps,
          float* sink, int smem) {
-  auto* k = exchange<W, P, R>;
+  auto* k = kLL ? exchange_ll<W, P, R> : exchange<W, P, R>;
   cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   std::vector<double> wr, cnt, rd, end;
   for (int rep = 0; rep < 12; ++rep) {
@@ -104,6 +167,7 @@ void run(const char* name, float4* slots, unsigned long long* counts, unsigned l
 }  // namespace
 
 int main() {
+  std::setvbuf(stdout, nullptr, _IONBF, 0);  // every line out as soon as it is measured
   float4* slots;
   unsigned long long* counts;
   uint64_t* stamps;
@@ -121,6 +185,9 @@ int main() {
     run<8, 2, 8>("two quarters (scatter + DSMEM)", slots, counts, launch, stamps, sink, smem);
     run<12, 1, 4>("12 written, quarter read", slots, counts, launch, stamps, sink, smem);
     run<4, 3, 12>("quarter written, 12 read", slots, counts, launch, stamps, sink, smem);
+    run<4, 1, 4, true>("LL quarter swap (P195)", slots, counts, launch, stamps, sink, smem);
+    run<8, 2, 8, true>("LL two quarters (P195)", slots, counts, launch, stamps, sink, smem);
+    run<12, 3, 12, true>("LL three quarters (P195)", slots, counts, launch, stamps, sink, smem);
   }
   return 0;
 }
