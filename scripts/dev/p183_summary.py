@@ -21,7 +21,9 @@ STEPS = [
     (f"tok copy step {k} issued", UNITS_AT + 16 + n) for n, k in enumerate([4, 8, 12, 16, 24, 32, 48])] + [
     (f"w copy step {k} issued", UNITS_AT + 24 + n) for n, k in enumerate([4, 8, 12, 16, 24, 32, 48])] + [
     (f"consumer step {k} full", UNITS_AT + 32 + n) for n, k in enumerate([4, 8, 16, 32])] + [
-    ("P187: consumer step 6 full", UNITS_AT + 40), ("P187: warp 3's part stored", UNITS_AT + 41)]
+    ("P187: consumer step 6 full", UNITS_AT + 40), ("P187/P196: warp 3's part stored", UNITS_AT + 41),
+    ("P196: warp 3's copies landed", UNITS_AT + 42), ("P196: warp 3's unit known", UNITS_AT + 43),
+    ("P196: token warp past warp 3's barrier", UNITS_AT + 44), ("P196c: token warp's part stored", UNITS_AT + 45)]
 DEC = [("entry", 0), ("stream entered", 10), ("item 0 placed / P186: warp 11's item counted", 11), ("item 0 1st chunk in / P186: warp 11's item stored", 12), ("item 1 placed", 8), ("item 0 decoded", 13), ("item 0 counted", 14), ("item 2 placed", 6), ("item 1 decoded", 9), ("warp 0 done", 15)]
 
 
