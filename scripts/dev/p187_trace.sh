@@ -6,9 +6,5 @@
 #   scripts/dev/p187_trace.sh OUT
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-for i in ${P187_RUNS:-1 2}; do
-  for b in a b; do
-    TRACE_BIN=.carry/trace-$b/nvfp4bench TRACE_ROWS='main CTAs|local stored|local synced|unit next_work|P187|first loop end|  done' \
-      trace_table "$OUT" "$b$i" group_gemm 192x3072x4096,320x3072x4096
-  done
-done
+trace_alternate "$OUT" "${P187_RUNS:-1 2}" 'main CTAs|local stored|local synced|unit next_work|P187|first loop end|  done' \
+  group_gemm 192x3072x4096,320x3072x4096

@@ -33,6 +33,9 @@
 #                                             trace_run's verdict line, then p183_summary.py's tables (start,
 #                                             decoders, copies by K step), the rows matching TRACE_ROWS and
 #                                             not TRACE_SKIP (extended regular expressions) where set
+#   trace_alternate OUT RUNS ROWS PROBLEM SHAPE
+#                                             trace_table of .carry/trace-a and .carry/trace-b alternated,
+#                                             RUNS launches each (named a1, b1, a2, ...), the ROWS shown
 #   trace_run OUT NAME PROBLEM SHAPE [VAR=VALUE ...]
 #                                             one case of `persistent` on the probe build .carry/trace
 #                                             (NVFP4BENCH_TRACE=ON; TRACE_BIN names another, TRACE_ARGS
@@ -137,6 +140,14 @@ import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status']
 trace_table() {
   trace_run "$@" 2>/dev/null | head -n 1
   python3 scripts/dev/p183_summary.py "$1/$2.trace" | grep -E "${TRACE_ROWS:-.}" | grep -E -v "${TRACE_SKIP:-^$}"
+}
+trace_alternate() {
+  local out=$1 runs=$2 rows=$3 prob=$4 shape=$5 i b
+  for i in $runs; do
+    for b in a b; do
+      TRACE_BIN=.carry/trace-$b/nvfp4bench TRACE_ROWS=$rows trace_table "$out" "$b$i" "$prob" "$shape"
+    done
+  done
 }
 trace_spread() {
   trace_run "$@" 2>/dev/null | head -n "${TRACE_LINES:-12}"
