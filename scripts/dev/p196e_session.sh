@@ -8,7 +8,5 @@
 #   scripts/dev/p196e_session.sh OUT
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
-python3 scripts/dev/ab.py --rounds "${ROUNDS:-4}" --out "$OUT/ab" --build base=.carry/base/nvfp4bench \
-  --build p196c=.carry/p196c/nvfp4bench --build code=.carry/code/nvfp4bench --build smem=.carry/smem/nvfp4bench \
-  -- --config configs/gpumode/group_gemm.json --role benchmark --variant persistent --timer cupti --no-floor \
-  --max-time 0.4 | tee "$OUT/ab.txt"
+ROUNDS=${ROUNDS:-4} MAXT=0.4 ab_problems "$OUT" ab group_gemm base=.carry/base/nvfp4bench \
+  p196c=.carry/p196c/nvfp4bench code=.carry/code/nvfp4bench smem=.carry/smem/nvfp4bench
