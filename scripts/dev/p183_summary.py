@@ -13,14 +13,14 @@ from trace_summary import launches, UNITS_AT  # noqa: E402
 MAIN = [("consumer start", 1), ("fetch: next_work", UNITS_AT + 7), ("fetch: source params", UNITS_AT + 16 + 7),
         ("fetch: 1st chunk landed", UNITS_AT + 24 + 7), ("local loads issued", 4),
         ("local stored", 2), ("local synced", 3), ("unit next_work", UNITS_AT), ("weights: first copy", 7),
-        ("tok warp: stream wait in", UNITS_AT + 8 + 7), ("tok warp: stream wait out", 5),
+        ("tok warp: stream wait in", UNITS_AT + 8 + 7), ("tok warp: stream wait out", 5), ("tok warp: first copy", 6),
         ("first loop end", UNITS_AT + 2), ("done", 9)]
 # P185 (scripts/dev/p185_trace.patch): the first unit's token / weight copies of its K steps 4 .. 48
 # issued, and consumer 0 past the full barrier of steps 4, 8, 16, 32.
 STEPS = [
     (f"tok copy step {k} issued", UNITS_AT + 16 + n) for n, k in enumerate([4, 8, 12, 16, 24, 32, 48])] + [
     (f"w copy step {k} issued", UNITS_AT + 24 + n) for n, k in enumerate([4, 8, 12, 16, 24, 32, 48])] + [
-    (f"consumer step {k} full", UNITS_AT + 32 + n) for n, k in enumerate([4, 8, 16, 32])] + [
+    (f"consumer step {k} full", UNITS_AT + 32 + n) for n, k in enumerate([6, 8, 16, 32])] + [
     ("P187: consumer step 6 full", UNITS_AT + 40), ("P187/P196: warp 3's part stored", UNITS_AT + 41),
     ("P196: warp 3's copies landed", UNITS_AT + 42), ("P196: warp 3's unit known", UNITS_AT + 43),
     ("P196: token warp past warp 3's barrier", UNITS_AT + 44), ("P196c: token warp's part stored", UNITS_AT + 45)]
