@@ -5,9 +5,8 @@
 #   scripts/dev/p198_trace.sh OUT
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
+export TRACE_ROWS='main CTAs|local stored|local synced|unit next_work|stream wait|first copy|first loop end|  done'
 for i in ${RUNS:-1 2}; do
-  TRACE_ROWS='main CTAs|local stored|local synced|unit next_work|stream wait|first copy|first loop end|  done' \
-    trace_table "$OUT" "ls8-$i" group_gemm 192x3072x4096,320x3072x4096
-  TRACE_ROWS='main CTAs|local stored|local synced|unit next_work|stream wait|first copy|first loop end|  done' \
-    trace_table "$OUT" "ls6-$i" group_gemm 192x3072x4096,320x3072x4096 NVFP4_PERSISTENT_LOCAL_STEPS=6
+  trace_table "$OUT" "ls8-$i" group_gemm 192x3072x4096,320x3072x4096
+  trace_table "$OUT" "ls6-$i" group_gemm 192x3072x4096,320x3072x4096 NVFP4_PERSISTENT_LOCAL_STEPS=6
 done
