@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: Apache-2.0
+// P203 probe (docs/perf-notes.md): does the decode+wgmma loop's first steps' slowdown (P200-P202:
+// the kernels' first 8 K steps ~30-40 % more SM cycles than their last, calibrate's loop only +6 %)
+// come from memory traffic on the chip (other SMs streaming HBM, or this SM's own copies landing)?
+// The loop is calibrate's decode+wgmma RS loop (ss_probe mode 0: two consumer warpgroups, 64 weight
+// rows x 128 tokens each, operands in shared memory only); warp 0 of a third warpgroup can stream
+// global memory into its own 64 KiB of shared memory with cp.async.bulk (16 KiB a copy, 4 in flight),
+// as the kernels' producer does, in this CTA or in the CTAs of other SMs. %clock64 is stamped by
+// consumer thread 0 at chosen chunk boundaries, %globaltimer at the loop's start and end.
+// Build: nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc -o ramp_probe scripts/dev/ramp_probe.cu
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "core/fp4_decode.cuh"
+#include "core/hopper.cuh"
+#include "core/random_operands.cuh"
+
+using namespace nvfp4;
+
+namespace {
+
+constexpr int kStages = 4;
+constexpr int kChunks = 256;
+constexpr int kStreamSlots = 4;
+constexpr uint32_t kStreamBytes = 16384;
+constexpr int kMarks = 18;  // chunk boundaries stamped (even: the loop takes two chunks a turn)
+__constant__ int kMark[kMarks] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256};
+constexpr int kSlots = kMarks + 2;  // + globaltimer at the loop's start and end
+
+struct alignas(1024) Smem {
+  __half tokens[128 * 64];  // B: 128 token rows x 64 K, 128-byte swizzle
+  uint8_t stream[kStreamSlots][kStreamBytes];
+  uint8_t packed[kStages][128 * 32];
+  uint8_t scales[kStages][128 * 4];
+  uint64_t sfull[kStreamSlots];
+  int done;
+};
+
+__device__ __forceinline__ Smem& smem() {
+  extern __shared__ uint8_t dyn[];
+  const uint32_t a = sm90::smem_addr(dyn);
+  return *reinterpret_cast<Smem*>(dyn + ((1024 - (a & 1023)) & 1023));
+}
+
+__device__ __forceinline__ long long clock64_now() {
+  long long c;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+  return c;
+}
+__device__ __forceinline__ long long globaltimer_now() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ void decode_regs(const Smem& sm, int s, int row, int q, uint32_t (&h)[2][8]) {
+#pragma unroll
+  for (int hr = 0; hr < 2; ++hr) {
+    const int r = row + 8 * hr;
+    const uint2 packed = *reinterpret_cast<const uint2*>(sm.packed[s] + r * 32 + 8 * q);
+    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.scales[s][r * 4 + q]), h[hr]);
+  }
+}
+
+__device__ __forceinline__ void mma_rs(float (&acc)[64], const uint32_t (&h)[2][8], uint32_t tok) {
+  sm90::wgmma_fence();
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t a[4] = {h[0][2 * j], h[1][2 * j], h[0][2 * j + 1], h[1][2 * j + 1]};
+    sm90::wgmma_m64n128k16_rs(acc, a, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+  }
+  sm90::wgmma_commit();
+}
+
+struct Params {
+  int mma_every;          // CTA b runs the loop when b % mma_every == 0 (1: every CTA)
+  int stream_own;         // the loop's CTAs stream too: 0 no, -1 until their loop ends, n > 0: n copies
+  int stream_others;      // the other CTAs stream n copies (0: they exit at once)
+  const uint8_t* src;     // streamed from, wrapping at src_bytes
+  size_t src_bytes;
+  long long* stamps;      // kSlots per CTA
+  float* sink;
+};
+
+__device__ int stream(Smem& sm, const Params& p, int copies) {
+  // One thread, 4 copies of 16 KiB in flight into this CTA's own buffer (nothing reads it).
+  size_t off = (size_t{blockIdx.x} * 7919u * kStreamBytes) % p.src_bytes;
+  int i = 0;
+  for (; copies < 0 ? !*reinterpret_cast<volatile int*>(&sm.done) && i < (1 << 20) : i < copies; ++i) {
+    const int s = i % kStreamSlots;
+    if (i >= kStreamSlots) sm90::mbar_wait(&sm.sfull[s], ((i / kStreamSlots) - 1) & 1);
+    sm90::mbar_arrive_expect_tx(&sm.sfull[s], kStreamBytes);
+    sm90::bulk_load(sm90::smem_addr(sm.stream[s]), p.src + off, kStreamBytes, sm90::smem_addr(&sm.sfull[s]));
+    off += kStreamBytes;
+    if (off + kStreamBytes > p.src_bytes) off = 0;
+  }
+  return i;
+}
+
+__global__ void __launch_bounds__(384, 1) probe(Params p) {
+#if NVFP4_SM90A
+  Smem& sm = smem();
+  const bool mma = blockIdx.x % p.mma_every == 0;
+  for (int i = threadIdx.x; i < 128 * 64; i += blockDim.x) sm.tokens[i] = random_half(i, 5u);
+  for (int i = threadIdx.x; i < kStages * 128 * 32; i += blockDim.x) (&sm.packed[0][0])[i] = random_byte(i, 6u);
+  for (int i = threadIdx.x; i < kStages * 128 * 4; i += blockDim.x) (&sm.scales[0][0])[i] = random_scale(i, 7u);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStreamSlots; ++s) sm90::mbar_init(&sm.sfull[s], 1);
+    sm.done = 0;
+    sm90::mbar_init_fence();
+  }
+  sm90::fence_proxy_async_smem();
+  __syncthreads();
+  if (threadIdx.x < 128) {
+    const int copies = mma ? p.stream_own : p.stream_others;
+    if (threadIdx.x == 0 && copies != 0) {
+      const int issued = stream(sm, p, copies);
+      // every copy issued has landed before the CTA leaves: slot s's last use completes phase uses - 1
+      for (int s = 0; s < kStreamSlots && s < issued; ++s) {
+        const int uses = (issued - s + kStreamSlots - 1) / kStreamSlots;
+        sm90::mbar_wait(&sm.sfull[s], (uses - 1) & 1);
+      }
+    }
+    return;
+  }
+  if (!mma) return;
+  const int ct = threadIdx.x - 128;
+  const int warp = ct / 32, lane = ct % 32;
+  const uint32_t tok = sm90::smem_addr(sm.tokens);
+  long long* out = p.stamps + size_t{blockIdx.x} * kSlots;
+  float acc[64];
+#pragma unroll
+  for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
+  sm90::fence_regs(acc);
+  const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4, t = lane % 4;
+  uint32_t ha[2][8], hb[2][8];
+  int m = 0;
+  if (ct == 0) out[kMarks] = globaltimer_now();
+  for (int c = 0; c < kChunks; c += 2) {
+    if (ct == 0 && c == kMark[m]) out[m++] = clock64_now();
+    decode_regs(sm, c % kStages, row, (t + c) % 4, ha);
+    mma_rs(acc, ha, tok);
+    sm90::wgmma_wait<1>();
+    decode_regs(sm, (c + 1) % kStages, row, (t + c + 1) % 4, hb);
+    mma_rs(acc, hb, tok);
+    sm90::wgmma_wait<1>();
+  }
+  sm90::wgmma_wait<0>();
+  if (ct == 0) {
+    out[kMarks - 1] = clock64_now();
+    out[kMarks + 1] = globaltimer_now();
+    *reinterpret_cast<volatile int*>(&sm.done) = 1;
+  }
+  sm90::fence_regs(acc);
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum += acc[i];
+  if (__float_as_uint(sum) == 0xFFFFFFFFu) *p.sink = sum;
+#else
+  (void)p;
+#endif
+}
+
+struct Config {
+  const char* name;
+  int grid;  // 0: every SM
+  int mma_every, stream_own, stream_others;
+  size_t memset_before;  // bytes memset just before each launch (the timer's L2 flush does 2x L2)
+  int gap_ms;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  int dev = 0, sms = 0, smem_sm = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+  const int smem = std::max<int>(sizeof(Smem) + 1024, smem_sm / 2 + 1024);
+  cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  const size_t src_bytes = size_t{1} << 30;
+  uint8_t* src = nullptr;
+  float* sink = nullptr;
+  long long* stamps = nullptr;
+  cudaMalloc(&src, src_bytes);
+  cudaMemset(src, 1, src_bytes);
+  cudaMalloc(&sink, sizeof(float));
+  cudaMalloc(&stamps, sizeof(long long) * kSlots * sms);
+  std::printf("%d SMs, %d bytes of shared memory per CTA; %d chunks of K64 a CTA; cycles per chunk (median over CTAs and launches)\n",
+              sms, smem, kChunks);
+  const int marks[kMarks] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256};
+  const Config configs[] = {
+      {"loop alone, every SM", 0, 1, 0, 0, 0, 20},
+      {"loop alone, every SM, back to back", 0, 1, 0, 0, 0, 0},
+      {"loop alone, 1 CTA", 1, 1, 0, 0, 0, 20},
+      {"loop on half the SMs, others idle", 0, 2, 0, 0, 0, 20},
+      {"loop on half the SMs, others stream 600 x 16 KiB", 0, 2, 0, 600, 0, 20},
+      {"loop on every SM + own stream until the loop ends", 0, 1, -1, 0, 0, 20},
+      {"loop on every SM + own 10 x 16 KiB (a ring fill)", 0, 1, 10, 0, 0, 20},
+      {"loop alone, every SM, after a 100 MB memset", 0, 1, 0, 0, 100u << 20, 20},
+      {"loop on every SM + own stream, after a 100 MB memset", 0, 1, -1, 0, 100u << 20, 20},
+      {"loop alone, every SM (again)", 0, 1, 0, 0, 0, 20},
+  };
+  const int windows[][2] = {{0, 8}, {8, 16}, {16, 32}, {32, 64}, {64, 128}, {128, 256}};
+  std::printf("%-56s", "config");
+  for (auto& w : windows) std::printf(" %4d-%-4d", w[0], w[1]);
+  std::printf("\n");
+  for (const Config& c : configs) {
+    const int grid = c.grid == 0 ? sms : c.grid;
+    std::vector<std::vector<double>> per(std::size(windows));
+    std::vector<double> mhz_all;
+    for (int r = 0; r < 12; ++r) {
+      if (c.gap_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.gap_ms));
+      cudaMemset(stamps, 0, sizeof(long long) * kSlots * sms);
+      if (c.memset_before) cudaMemsetAsync(src + src_bytes / 2, r, c.memset_before);
+      probe<<<grid, 384, smem>>>(Params{c.mma_every, c.stream_own, c.stream_others, src, src_bytes, stamps, sink});
+      if (cudaDeviceSynchronize() != cudaSuccess) {
+        std::printf("launch failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+        return 1;
+      }
+      if (r < 2) continue;
+      std::vector<long long> h(size_t{kSlots} * sms);
+      cudaMemcpy(h.data(), stamps, sizeof(long long) * h.size(), cudaMemcpyDeviceToHost);
+      for (int b = 0; b < grid; ++b) {
+        const long long* s = h.data() + size_t{b} * kSlots;
+        if (b % c.mma_every != 0 || s[kMarks + 1] == 0) continue;
+        auto at = [&](int chunk) {
+          for (int i = 0; i < kMarks; ++i)
+            if (marks[i] == chunk) return s[i];
+          return 0ll;
+        };
+        for (size_t w = 0; w < std::size(windows); ++w)
+          per[w].push_back(double(at(windows[w][1]) - at(windows[w][0])) / (windows[w][1] - windows[w][0]));
+        const double ns = double(s[kMarks + 1] - s[kMarks]);
+        mhz_all.push_back(double(s[kMarks - 1] - s[0]) / ns * 1e3);
+      }
+    }
+    std::printf("%-56s", c.name);
+    for (auto& v : per) std::printf(" %9.0f", median(v));
+    std::printf("   %.0f MHz over the loop\n", median(mhz_all));
+  }
+  return 0;
+}
