@@ -31,7 +31,7 @@ constexpr int kStreamSlots = 4;
 constexpr uint32_t kStreamBytes = 16384;
 constexpr int kMarks = 18;  // chunk boundaries stamped (even: the loop takes two chunks a turn)
 __constant__ int kMark[kMarks] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256};
-constexpr int kSlots = kMarks + 2;  // + globaltimer at the loop's start and end
+constexpr int kSlots = 2 * kMarks + 2;  // + globaltimer at the loop's start and end, + ring_probe's wait cycles to each mark
 
 struct alignas(1024) Smem {
   __half tokens[128 * 64];  // B: 128 token rows x 64 K, 128-byte swizzle
@@ -86,6 +86,7 @@ struct Params {
   size_t src_bytes;
   long long* stamps;      // kSlots per CTA
   float* sink;
+  unsigned mark_mask;     // bit i: kMark[i] stamped (each stamp costs the warpgroup ~200 cycles, P203e)
 };
 
 __device__ int stream(Smem& sm, const Params& p, int copies) {
@@ -143,7 +144,10 @@ __global__ void __launch_bounds__(384, 1) probe(Params p) {
   int m = 0;
   if (ct == 0) out[kMarks] = globaltimer_now();
   for (int c = 0; c < kChunks; c += 2) {
-    if (ct == 0 && c == kMark[m]) out[m++] = clock64_now();
+    if (ct == 0 && c == kMark[m]) {
+      if (p.mark_mask >> m & 1u) out[m] = clock64_now();
+      ++m;
+    }
     decode_regs(sm, c % kStages, row, (t + c) % 4, ha);
     mma_rs(acc, ha, tok);
     sm90::wgmma_wait<1>();
@@ -167,12 +171,151 @@ __global__ void __launch_bounds__(384, 1) probe(Params p) {
 #endif
 }
 
+// The same loop fed as the kernels feed theirs: an 8-stage ring, each stage a token tile (16 KiB of
+// a K-step-major token array every CTA reads: L2 after the first CTA), the CTA's 128 weight rows'
+// packed e2m1 (4 KiB, its own HBM region) and their scales (512 B), copied by producer warp 0 with
+// cp.async.bulk on `full` barriers, released by the consumers on `empty` (256 arrivals), as the
+// `persistent` kernels do. kRingTokens 0: the token tile is not copied (fixed in shared memory).
+constexpr int kRing = 8;
+constexpr uint32_t kTokTile = 16384, kPackedTile = 4096, kScaleTile = 512;
+struct alignas(1024) RingSmem {
+  uint8_t tok[kRing][kTokTile];
+  uint8_t packed[kRing][kPackedTile];
+  uint8_t scales[kRing][kScaleTile];
+  uint64_t full[kRing], empty[kRing];
+};
+
+struct RingParams {
+  int mma_every;            // CTA b runs when b % mma_every == 0 (the others exit)
+  int role_warps;           // 1 or 3 (see ring_probe)
+  int copy_tokens;          // 1: each stage's token tile copied from `tokens`, 0: left in place, -1: no copy at all
+  int chunks;
+  const uint8_t* tokens;    // chunks x 16 KiB, shared by every CTA
+  const uint8_t* weights;   // per CTA: chunks x (4 KiB + 512 B)
+  long long* stamps;
+  float* sink;
+  unsigned mark_mask;
+};
+
+__global__ void __launch_bounds__(384, 1) ring_probe(RingParams p) {
+#if NVFP4_SM90A
+  if (blockIdx.x % p.mma_every != 0) return;
+  extern __shared__ uint8_t dyn[];
+  const uint32_t a0 = sm90::smem_addr(dyn);
+  RingSmem& sm = *reinterpret_cast<RingSmem*>(dyn + ((1024 - (a0 & 1023)) & 1023));
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kRing; ++s) {
+      sm90::mbar_init(&sm.full[s], p.role_warps);
+      sm90::mbar_init(&sm.empty[s], 256);
+    }
+    sm90::mbar_init_fence();
+  }
+  for (int i = threadIdx.x; i < kRing * int(kTokTile) / 2; i += blockDim.x)
+    reinterpret_cast<__half*>(&sm.tok[0][0])[i] = random_half(i, 5u);
+  sm90::fence_proxy_async_smem();
+  __syncthreads();
+  const size_t per_chunk = kPackedTile + kScaleTile;
+  const uint8_t* mine = p.weights + size_t{blockIdx.x} * p.chunks * per_chunk;
+  if (threadIdx.x < 128) {
+    // role_warps 1: thread 0 issues every copy of a stage; 3: warps 0-2 each run the loop over every
+    // stage with all lanes waiting on `empty`, lane 0 issuing its role's copy (tokens, weights,
+    // scales), as the kernels' role loops (their `full` counts one arrival a role).
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const bool one = p.role_warps == 1;
+    if (one ? threadIdx.x == 0 : warp < 3) {
+      const bool tok = one || warp == 0, w = one || warp == 1, sf = one || warp == 2;
+      const bool leader = one || lane == 0;
+      const uint32_t bytes = p.copy_tokens < 0 ? 0
+                                               : (tok && p.copy_tokens ? kTokTile : 0) + (w ? kPackedTile : 0) +
+                                                     (sf ? kScaleTile : 0);
+      for (int c = 0; c < p.chunks; ++c) {
+        const int s = c % kRing;
+        if (c >= kRing) sm90::mbar_wait(&sm.empty[s], ((c / kRing) - 1) & 1);
+        if (!leader) continue;
+        const uint32_t fb = sm90::smem_addr(&sm.full[s]);
+        if (bytes == 0) {  // barriers only: no copy (the stage keeps what it holds)
+          sm90::mbar_arrive(fb);
+          continue;
+        }
+        sm90::mbar_arrive_expect_tx(fb, bytes);
+        if (tok && p.copy_tokens > 0)
+          sm90::bulk_load(sm90::smem_addr(sm.tok[s]), p.tokens + size_t{c} * kTokTile, kTokTile, fb);
+        if (w) sm90::bulk_load(sm90::smem_addr(sm.packed[s]), mine + c * per_chunk, kPackedTile, fb);
+        if (sf) sm90::bulk_load(sm90::smem_addr(sm.scales[s]), mine + c * per_chunk + kPackedTile, kScaleTile, fb);
+      }
+    }
+    return;
+  }
+  const int ct = threadIdx.x - 128;
+  const int warp = ct / 32, lane = ct % 32;
+  long long* out = p.stamps + size_t{blockIdx.x} * kSlots;
+  float acc[64];
+#pragma unroll
+  for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
+  sm90::fence_regs(acc);
+  const int row = (warp % 4) * 16 + lane / 4, t = lane % 4, wg = warp / 4;
+  int m = 0;
+  long long waited = 0;  // thread 0's stages not full on arrival so far (ring_probe: slots kMarks + 2 + m)
+  if (ct == 0) out[kMarks] = globaltimer_now();
+  uint32_t ha[2][8], hb[2][8];
+  // one chunk: its stage full, its weights decoded into h, its wgmmas issued, the previous chunk's
+  // stage released once its wgmmas are done (two register sets in turn, as calibrate's loop)
+  const auto chunk = [&](int c, uint32_t (&h)[2][8]) {
+    const int s = c % kRing;
+    if (ct == 0) {  // a stage not full on arrival counted (test_wait: no clock read in the loop)
+      uint32_t ready;
+      asm volatile("{\n.reg .pred p;\nmbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}"
+                   : "=r"(ready) : "r"(sm90::smem_addr(&sm.full[s])), "r"(uint32_t((c / kRing) & 1)) : "memory");
+      waited += ready ? 0 : 1;
+    }
+    sm90::mbar_wait(&sm.full[s], (c / kRing) & 1);
+#pragma unroll
+    for (int hr = 0; hr < 2; ++hr) {
+      const int r = wg * 64 + row + 8 * hr;
+      const uint2 packed = *reinterpret_cast<const uint2*>(sm.packed[s] + r * 32 + 8 * t);
+      fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.scales[s][r * 4 + t]), h[hr]);
+    }
+    mma_rs(acc, h, sm90::smem_addr(sm.tok[s]));
+    sm90::wgmma_wait<1>();
+    if (c > 0) sm90::mbar_arrive(&sm.empty[(c - 1) % kRing]);
+  };
+  for (int c = 0; c < p.chunks; c += 2) {
+    if (ct == 0 && c == kMark[m]) {
+      if (p.mark_mask >> m & 1u) {
+        out[kMarks + 2 + m] = waited;
+        out[m] = clock64_now();
+      }
+      ++m;
+    }
+    chunk(c, ha);
+    chunk(c + 1, hb);
+  }
+  sm90::wgmma_wait<0>();
+  if (ct == 0) {
+    out[kMarks - 1] = clock64_now();
+    out[2 * kMarks + 1] = waited;
+    out[kMarks + 1] = globaltimer_now();
+  }
+  sm90::fence_regs(acc);
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum += acc[i];
+  if (__float_as_uint(sum) == 0xFFFFFFFFu) *p.sink = sum;
+#else
+  (void)p;
+#endif
+}
+
+constexpr unsigned kDense = (1u << kMarks) - 1;  // every mark: 0, 2, 4, ..., 16, 20, 24, 32, 48, 64, ...
+constexpr unsigned kSparse = 1u << 0 | 1u << 8 | 1u << 11 | 1u << 13 | 1u << 15 | 1u << 17;  // 0, 16, 32, 64, 128, 256
 struct Config {
   const char* name;
+  int ring;  // 0: probe (operands fixed in shared memory); ring_probe 1: tokens + weights copied, 2: weights only, 3: no copies; + 4: three role warps
   int grid;  // 0: every SM
   int mma_every, stream_own, stream_others;
   size_t memset_before;  // bytes memset just before each launch (the timer's L2 flush does 2x L2)
   int gap_ms;
+  unsigned mark_mask = kDense;
 };
 
 double median(std::vector<double> v) {
@@ -189,6 +332,8 @@ int main() {
   cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
   const int smem = std::max<int>(sizeof(Smem) + 1024, smem_sm / 2 + 1024);
   cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  const int ring_smem = sizeof(RingSmem) + 1024;
+  cudaFuncSetAttribute(ring_probe, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_smem);
   const size_t src_bytes = size_t{1} << 30;
   uint8_t* src = nullptr;
   float* sink = nullptr;
@@ -201,30 +346,36 @@ int main() {
               sms, smem, kChunks);
   const int marks[kMarks] = {0, 2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64, 96, 128, 192, 256};
   const Config configs[] = {
-      {"loop alone, every SM", 0, 1, 0, 0, 0, 20},
-      {"loop alone, every SM, back to back", 0, 1, 0, 0, 0, 0},
-      {"loop alone, 1 CTA", 1, 1, 0, 0, 0, 20},
-      {"loop on half the SMs, others idle", 0, 2, 0, 0, 0, 20},
-      {"loop on half the SMs, others stream 600 x 16 KiB", 0, 2, 0, 600, 0, 20},
-      {"loop on every SM + own stream until the loop ends", 0, 1, -1, 0, 0, 20},
-      {"loop on every SM + own 10 x 16 KiB (a ring fill)", 0, 1, 10, 0, 0, 20},
-      {"loop alone, every SM, after a 100 MB memset", 0, 1, 0, 0, 100u << 20, 20},
-      {"loop on every SM + own stream, after a 100 MB memset", 0, 1, -1, 0, 100u << 20, 20},
-      {"loop alone, every SM (again)", 0, 1, 0, 0, 0, 20},
+      {"loop alone, every SM: stamps dense", 0, 0, 1, 0, 0, 0, 20, kDense},
+      {"loop alone, every SM: stamps sparse", 0, 0, 1, 0, 0, 0, 20, kSparse},
+      {"loop alone, 1 CTA: dense", 0, 1, 1, 0, 0, 0, 20, kDense},
+      {"loop alone, 1 CTA: sparse", 0, 1, 1, 0, 0, 0, 20, kSparse},
+      {"ring: barriers only, 1 CTA: dense", 3, 1, 1, 0, 0, 0, 20, kDense},
+      {"ring: barriers only, 1 CTA: sparse", 3, 1, 1, 0, 0, 0, 20, kSparse},
+      {"ring: tokens + weights, every SM: dense", 1, 0, 1, 0, 0, 0, 20, kDense},
+      {"ring: tokens + weights, every SM: sparse", 1, 0, 1, 0, 0, 0, 20, kSparse},
+      {"ring, 3 role warps: tokens + weights, every SM: dense", 5, 0, 1, 0, 0, 0, 20, kDense},
+      {"ring, 3 role warps: tokens + weights, every SM: sparse", 5, 0, 1, 0, 0, 0, 20, kSparse},
+      {"ring, 3 role warps, every SM, after a 100 MB memset: sparse", 5, 0, 1, 0, 0, 100u << 20, 20, kSparse},
+      {"loop on every SM + own 10 x 16 KiB (a ring fill): sparse", 0, 0, 1, 10, 0, 0, 20, kSparse},
   };
-  const int windows[][2] = {{0, 8}, {8, 16}, {16, 32}, {32, 64}, {64, 128}, {128, 256}};
+  const int windows[][2] = {{0, 16}, {16, 32}, {32, 64}, {64, 128}, {128, 256}};
   std::printf("%-56s", "config");
   for (auto& w : windows) std::printf(" %4d-%-4d", w[0], w[1]);
   std::printf("\n");
   for (const Config& c : configs) {
     const int grid = c.grid == 0 ? sms : c.grid;
-    std::vector<std::vector<double>> per(std::size(windows));
+    std::vector<std::vector<double>> per(std::size(windows)), wait(std::size(windows));
     std::vector<double> mhz_all;
     for (int r = 0; r < 12; ++r) {
       if (c.gap_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(c.gap_ms));
       cudaMemset(stamps, 0, sizeof(long long) * kSlots * sms);
       if (c.memset_before) cudaMemsetAsync(src + src_bytes / 2, r, c.memset_before);
-      probe<<<grid, 384, smem>>>(Params{c.mma_every, c.stream_own, c.stream_others, src, src_bytes, stamps, sink});
+      if (c.ring == 0)
+        probe<<<grid, 384, smem>>>(Params{c.mma_every, c.stream_own, c.stream_others, src, src_bytes, stamps, sink, c.mark_mask});
+      else  // tokens in the first 64 MiB of src, each CTA's weights after them
+        ring_probe<<<grid, 384, ring_smem>>>(
+            RingParams{c.mma_every, c.ring >= 4 ? 3 : 1, c.ring % 4 == 1 ? 1 : c.ring % 4 == 2 ? 0 : -1, kChunks, src, src + (64u << 20), stamps, sink, c.mark_mask});
       if (cudaDeviceSynchronize() != cudaSuccess) {
         std::printf("launch failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         return 1;
@@ -240,8 +391,15 @@ int main() {
             if (marks[i] == chunk) return s[i];
           return 0ll;
         };
-        for (size_t w = 0; w < std::size(windows); ++w)
+        auto waited = [&](int chunk) {
+          for (int i = 0; i < kMarks; ++i)
+            if (marks[i] == chunk) return s[kMarks + 2 + i];
+          return 0ll;
+        };
+        for (size_t w = 0; w < std::size(windows); ++w) {
           per[w].push_back(double(at(windows[w][1]) - at(windows[w][0])) / (windows[w][1] - windows[w][0]));
+          wait[w].push_back(double(waited(windows[w][1]) - waited(windows[w][0])) / (windows[w][1] - windows[w][0]));
+        }
         const double ns = double(s[kMarks + 1] - s[kMarks]);
         mhz_all.push_back(double(s[kMarks - 1] - s[0]) / ns * 1e3);
       }
@@ -249,6 +407,11 @@ int main() {
     std::printf("%-56s", c.name);
     for (auto& v : per) std::printf(" %9.0f", median(v));
     std::printf("   %.0f MHz over the loop\n", median(mhz_all));
+    if (c.ring != 0) {
+      std::printf("%-56s", "    stages not full on arrival, a chunk (thread 0)");
+      for (auto& v : wait) std::printf(" %9.2f", median(v));
+      std::printf("\n");
+    }
   }
   return 0;
 }
