@@ -14,7 +14,8 @@
 //      role loops)
 //   4  as 3, one arrival a consumer warp
 // %clock64 at steps 0, 16, 32, 64, 128, 256 (one stamp ~100 cycles, P203e).
-// Build: nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc -o kloop_probe scripts/dev/kloop_probe.cu
+// Build: nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc -Ikernels --expt-relaxed-constexpr \
+//          -o kloop_probe scripts/dev/kloop_probe.cu
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -26,6 +27,8 @@
 #include "core/fp4_decode.cuh"
 #include "core/hopper.cuh"
 #include "core/random_operands.cuh"
+#include "common/gemm_wgmma.cuh"  // the kernels' own StepWeights and decode_slice
+#include "probe_common.cuh"
 
 using namespace nvfp4;
 
@@ -109,39 +112,29 @@ __global__ void __launch_bounds__(384, 1) kloop(Params p) {
   uint32_t frag[2][4];
   uint32_t prev_empty = 0;
   int m = 0;
-  if (ct == 0) out[kMarks] = [] { long long x; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(x)); return x; }();
-  // A step's weights as the kernels' load_step reads them.
-  struct Step {
-    fp4::E2m1Bytes wb[2][2];
-    __half2 sf[2];
-  };
+  if (ct == 0) out[kMarks] = probe::globaltimer_now();
+  // A step's weights as the kernels' load_step reads them (their own StepWeights; this probe's rows
+  // lie 32 bytes apart, its scales 4), decoded slice by slice by the kernels' own decode_slice.
+  using Step = gemm::wg::StepWeights;
   const auto load = [&](int c) {
     const uint32_t st = ring + (c % kRing) * kStagePad;
     const uint2 w0 = sm90::lds_u32x2(st + kTok + row * 32 + t * 8), w1 = sm90::lds_u32x2(st + kTok + (row + 8) * 32 + t * 8);
     Step x;
-    x.wb[0][0] = fp4::e2m1x8_bytes(w0.x);
-    x.wb[0][1] = fp4::e2m1x8_bytes(w0.y);
-    x.wb[1][0] = fp4::e2m1x8_bytes(w1.x);
-    x.wb[1][1] = fp4::e2m1x8_bytes(w1.y);
+    x.w[0][0] = fp4::e2m1x8_bytes(w0.x);
+    x.w[0][1] = fp4::e2m1x8_bytes(w0.y);
+    x.w[1][0] = fp4::e2m1x8_bytes(w1.x);
+    x.w[1][1] = fp4::e2m1x8_bytes(w1.y);
     x.sf[0] = fp4::e4m3_to_half2_bcast(sm90::lds_u8(st + kTok + kW + row * 4 + t));
     x.sf[1] = fp4::e4m3_to_half2_bcast(sm90::lds_u8(st + kTok + kW + (row + 8) * 4 + t));
     return x;
   };
-  const auto slice = [&](const Step& x, int j, uint32_t (&f)[4]) {
-    uint32_t v[2][2];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      if ((j & 1) == 0)
-        fp4::e2m1x8_to_raw_half2x2<0>(x.wb[h][j / 2], v[h][0], v[h][1]);
-      else
-        fp4::e2m1x8_to_raw_half2x2<1>(x.wb[h][j / 2], v[h][0], v[h][1]);
-      v[h][0] = fp4::hmul2_u32(v[h][0], x.sf[h]);
-      v[h][1] = fp4::hmul2_u32(v[h][1], x.sf[h]);
-    }
-    f[0] = v[0][0];
-    f[1] = v[1][0];
-    f[2] = v[0][1];
-    f[3] = v[1][1];
+  const auto slice = [&](const Step& x, int j, uint32_t (&f)[4]) { gemm::wg::decode_slice(x, j, f); };
+  // Slice j of the step in stage `st`: decoded into frag[j & 1], its wgmma issued and committed.
+  const auto issue = [&](const Step& x, int j, uint32_t st) {
+    slice(x, j, frag[j & 1]);
+    sm90::wgmma_fence();
+    sm90::wgmma_m64n128k16_rs(acc, frag[j & 1], sm90::desc_kmajor_sw128(st + 32 * j), 1);
+    sm90::wgmma_commit();
   };
   const auto stamp = [&](int c) {
     if (ct == 0 && (c == 0 || (c >= 16 && (c & (c - 1)) == 0))) out[m++] = clock64();  // kMark: 0, 16, 32, 64, 128
@@ -161,10 +154,7 @@ __global__ void __launch_bounds__(384, 1) kloop(Params p) {
           sm90::mbar_arrive(prev_empty);
           prev_empty = 0;
         }
-        slice(x, j, frag[j & 1]);
-        sm90::wgmma_fence();
-        sm90::wgmma_m64n128k16_rs(acc, frag[j & 1], sm90::desc_kmajor_sw128(st + 32 * j), 1);
-        sm90::wgmma_commit();
+        issue(x, j, st);
       }
       if (c + 1 < kSteps) {  // after slice 3's wgmma is issued (in slice 2, ptxas serialized the wgmmas, C7513)
         wait_full(c + 1);
@@ -204,65 +194,40 @@ __global__ void __launch_bounds__(384, 1) kloop(Params p) {
       if constexpr (kMode == 6) x = (wait_full(c + 1), load(c + 1));
       step(c + 1, x, fb);
     }
-  } else
-  for (int c = 0; c < kSteps; ++c) {
-    if (ct == 0 && (c == 0 || (c >= 16 && (c & (c - 1)) == 0))) out[m++] = clock64();  // kMark: 0, 16, 32, 64, 128
-    const int s = c % kRing;
-    const uint32_t st = ring + s * kStagePad;
-    if constexpr (kBarriers) sm90::mbar_wait(sm90::smem_addr(&full[s]), (c / kRing) & 1);
-    const uint2 w0 = sm90::lds_u32x2(st + kTok + row * 32 + t * 8), w1 = sm90::lds_u32x2(st + kTok + (row + 8) * 32 + t * 8);
-    fp4::E2m1Bytes wb[2][2] = {{fp4::e2m1x8_bytes(w0.x), fp4::e2m1x8_bytes(w0.y)},
-                               {fp4::e2m1x8_bytes(w1.x), fp4::e2m1x8_bytes(w1.y)}};
-    const __half2 sf[2] = {fp4::e4m3_to_half2_bcast(sm90::lds_u8(st + kTok + kW + row * 4 + t)),
-                           fp4::e4m3_to_half2_bcast(sm90::lds_u8(st + kTok + kW + (row + 8) * 4 + t))};
+  } else {
+    for (int c = 0; c < kSteps; ++c) {  // the kernels' form (modes 0-4)
+      stamp(c);
+      const uint32_t st = ring + (c % kRing) * kStagePad;
+      if constexpr (kBarriers) wait_full(c);
+      const Step x = load(c);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      sm90::wgmma_wait<1>();
-      if constexpr (kBarriers) {
-        if (j == 1 && prev_empty != 0) {
-          if constexpr (kWarpArrive) {
-            // lane 0 arrives for the warp, predicated, with no __syncwarp before it (either serialized the
-            // wgmmas in ptxas, C7513): a probe of the arrivals' cost only, not an ordering the kernels could use
-            asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n@p mbarrier.arrive.shared::cta.b64 _, [%0];\n}" ::"r"(prev_empty),
-                         "r"(lane)
-                         : "memory");
-          } else {
-            sm90::mbar_arrive(prev_empty);
+      for (int j = 0; j < 4; ++j) {
+        sm90::wgmma_wait<1>();
+        if constexpr (kBarriers) {
+          if (j == 1 && prev_empty != 0) {
+            if constexpr (kWarpArrive) {
+              // lane 0 arrives for the warp, predicated, with no __syncwarp before it (either serialized the
+              // wgmmas in ptxas, C7513): a probe of the arrivals' cost only, not an ordering the kernels could use
+              asm volatile("{\n.reg .pred p;\nsetp.eq.u32 p, %1, 0;\n@p mbarrier.arrive.shared::cta.b64 _, [%0];\n}" ::"r"(prev_empty),
+                           "r"(lane)
+                           : "memory");
+            } else {
+              sm90::mbar_arrive(prev_empty);
+            }
+            prev_empty = 0;
           }
-          prev_empty = 0;
         }
+        issue(x, j, st);
       }
-      uint32_t v[2][2];
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        if ((j & 1) == 0)
-          fp4::e2m1x8_to_raw_half2x2<0>(wb[h][j / 2], v[h][0], v[h][1]);
-        else
-          fp4::e2m1x8_to_raw_half2x2<1>(wb[h][j / 2], v[h][0], v[h][1]);
-        v[h][0] = fp4::hmul2_u32(v[h][0], sf[h]);
-        v[h][1] = fp4::hmul2_u32(v[h][1], sf[h]);
-      }
-      uint32_t (&f)[4] = frag[j & 1];
-      f[0] = v[0][0];
-      f[1] = v[1][0];
-      f[2] = v[0][1];
-      f[3] = v[1][1];
-      sm90::wgmma_fence();
-      sm90::wgmma_m64n128k16_rs(acc, f, sm90::desc_kmajor_sw128(st + 32 * j), 1);
-      sm90::wgmma_commit();
+      prev_empty = sm90::smem_addr(&empty[c % kRing]);
     }
-    prev_empty = sm90::smem_addr(&empty[s]);
   }
   sm90::wgmma_wait<0>();
   if (ct == 0) {
     out[kMarks - 1] = clock64();
-    out[kMarks + 1] = [] { long long x; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(x)); return x; }();
+    out[kMarks + 1] = probe::globaltimer_now();
   }
-  sm90::fence_regs(acc);
-  float sum = 0.0f;
-#pragma unroll
-  for (int i = 0; i < 64; ++i) sum += acc[i];
-  if (__float_as_uint(sum) == 0xFFFFFFFFu) *p.sink = sum;
+  probe::sink_acc(acc, p.sink);
 #else
   (void)p;
 #endif

@@ -20,6 +20,7 @@
 #include "core/fp4_decode.cuh"
 #include "core/hopper.cuh"
 #include "core/random_operands.cuh"
+#include "probe_common.cuh"
 
 using namespace nvfp4;
 
@@ -48,36 +49,6 @@ __device__ __forceinline__ Smem& smem() {
   return *reinterpret_cast<Smem*>(dyn + ((1024 - (a & 1023)) & 1023));
 }
 
-__device__ __forceinline__ long long clock64_now() {
-  long long c;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
-  return c;
-}
-__device__ __forceinline__ long long globaltimer_now() {
-  long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ void decode_regs(const Smem& sm, int s, int row, int q, uint32_t (&h)[2][8]) {
-#pragma unroll
-  for (int hr = 0; hr < 2; ++hr) {
-    const int r = row + 8 * hr;
-    const uint2 packed = *reinterpret_cast<const uint2*>(sm.packed[s] + r * 32 + 8 * q);
-    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.scales[s][r * 4 + q]), h[hr]);
-  }
-}
-
-__device__ __forceinline__ void mma_rs(float (&acc)[64], const uint32_t (&h)[2][8], uint32_t tok) {
-  sm90::wgmma_fence();
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    const uint32_t a[4] = {h[0][2 * j], h[1][2 * j], h[0][2 * j + 1], h[1][2 * j + 1]};
-    sm90::wgmma_m64n128k16_rs(acc, a, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
-  }
-  sm90::wgmma_commit();
-}
-
 struct Params {
   int mma_every;          // CTA b runs the loop when b % mma_every == 0 (1: every CTA)
   int stream_own;         // the loop's CTAs stream too: 0 no, -1 until their loop ends, n > 0: n copies
@@ -104,7 +75,7 @@ __device__ int stream(Smem& sm, const Params& p, int copies) {
   return i;
 }
 
-__global__ void __launch_bounds__(384, 1) probe(Params p) {
+__global__ void __launch_bounds__(384, 1) fixed_probe(Params p) {
 #if NVFP4_SM90A
   Smem& sm = smem();
   const bool mma = blockIdx.x % p.mma_every == 0;
@@ -142,30 +113,26 @@ __global__ void __launch_bounds__(384, 1) probe(Params p) {
   const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4, t = lane % 4;
   uint32_t ha[2][8], hb[2][8];
   int m = 0;
-  if (ct == 0) out[kMarks] = globaltimer_now();
+  if (ct == 0) out[kMarks] = probe::globaltimer_now();
   for (int c = 0; c < kChunks; c += 2) {
     if (ct == 0 && c == kMark[m]) {
-      if (p.mark_mask >> m & 1u) out[m] = clock64_now();
+      if (p.mark_mask >> m & 1u) out[m] = probe::clock64_now();
       ++m;
     }
-    decode_regs(sm, c % kStages, row, (t + c) % 4, ha);
-    mma_rs(acc, ha, tok);
+    probe::decode_rows(sm.packed[c % kStages], sm.scales[c % kStages], row, (t + c) % 4, ha);
+    probe::mma_rs(acc, ha, tok);
     sm90::wgmma_wait<1>();
-    decode_regs(sm, (c + 1) % kStages, row, (t + c + 1) % 4, hb);
-    mma_rs(acc, hb, tok);
+    probe::decode_rows(sm.packed[(c + 1) % kStages], sm.scales[(c + 1) % kStages], row, (t + c + 1) % 4, hb);
+    probe::mma_rs(acc, hb, tok);
     sm90::wgmma_wait<1>();
   }
   sm90::wgmma_wait<0>();
   if (ct == 0) {
-    out[kMarks - 1] = clock64_now();
-    out[kMarks + 1] = globaltimer_now();
+    out[kMarks - 1] = probe::clock64_now();
+    out[kMarks + 1] = probe::globaltimer_now();
     *reinterpret_cast<volatile int*>(&sm.done) = 1;
   }
-  sm90::fence_regs(acc);
-  float sum = 0.0f;
-#pragma unroll
-  for (int i = 0; i < 64; ++i) sum += acc[i];
-  if (__float_as_uint(sum) == 0xFFFFFFFFu) *p.sink = sum;
+  probe::sink_acc(acc, p.sink);
 #else
   (void)p;
 #endif
@@ -256,7 +223,7 @@ __global__ void __launch_bounds__(384, 1) ring_probe(RingParams p) {
   const int row = (warp % 4) * 16 + lane / 4, t = lane % 4, wg = warp / 4;
   int m = 0;
   long long waited = 0;  // thread 0's stages not full on arrival so far (ring_probe: slots kMarks + 2 + m)
-  if (ct == 0) out[kMarks] = globaltimer_now();
+  if (ct == 0) out[kMarks] = probe::globaltimer_now();
   uint32_t ha[2][8], hb[2][8];
   // one chunk: its stage full, its weights decoded into h, its wgmmas issued, the previous chunk's
   // stage released once its wgmmas are done (two register sets in turn, as calibrate's loop)
@@ -269,13 +236,8 @@ __global__ void __launch_bounds__(384, 1) ring_probe(RingParams p) {
       waited += ready ? 0 : 1;
     }
     sm90::mbar_wait(&sm.full[s], (c / kRing) & 1);
-#pragma unroll
-    for (int hr = 0; hr < 2; ++hr) {
-      const int r = wg * 64 + row + 8 * hr;
-      const uint2 packed = *reinterpret_cast<const uint2*>(sm.packed[s] + r * 32 + 8 * t);
-      fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.scales[s][r * 4 + t]), h[hr]);
-    }
-    mma_rs(acc, h, sm90::smem_addr(sm.tok[s]));
+    probe::decode_rows(sm.packed[s], sm.scales[s], wg * 64 + row, t, h);
+    probe::mma_rs(acc, h, sm90::smem_addr(sm.tok[s]));
     sm90::wgmma_wait<1>();
     if (c > 0) sm90::mbar_arrive(&sm.empty[(c - 1) % kRing]);
   };
@@ -283,7 +245,7 @@ __global__ void __launch_bounds__(384, 1) ring_probe(RingParams p) {
     if (ct == 0 && c == kMark[m]) {
       if (p.mark_mask >> m & 1u) {
         out[kMarks + 2 + m] = waited;
-        out[m] = clock64_now();
+        out[m] = probe::clock64_now();
       }
       ++m;
     }
@@ -292,15 +254,11 @@ __global__ void __launch_bounds__(384, 1) ring_probe(RingParams p) {
   }
   sm90::wgmma_wait<0>();
   if (ct == 0) {
-    out[kMarks - 1] = clock64_now();
+    out[kMarks - 1] = probe::clock64_now();
     out[2 * kMarks + 1] = waited;
-    out[kMarks + 1] = globaltimer_now();
+    out[kMarks + 1] = probe::globaltimer_now();
   }
-  sm90::fence_regs(acc);
-  float sum = 0.0f;
-#pragma unroll
-  for (int i = 0; i < 64; ++i) sum += acc[i];
-  if (__float_as_uint(sum) == 0xFFFFFFFFu) *p.sink = sum;
+  probe::sink_acc(acc, p.sink);
 #else
   (void)p;
 #endif
@@ -326,12 +284,9 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main() {
-  int dev = 0, sms = 0, smem_sm = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-  cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
-  const int smem = std::max<int>(sizeof(Smem) + 1024, smem_sm / 2 + 1024);
-  cudaFuncSetAttribute(probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  const probe::OnePerSm fit = probe::one_cta_per_sm(sizeof(Smem));
+  const int sms = fit.sms, smem = fit.smem;
+  cudaFuncSetAttribute(fixed_probe, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   const int ring_smem = sizeof(RingSmem) + 1024;
   cudaFuncSetAttribute(ring_probe, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_smem);
   const size_t src_bytes = size_t{1} << 30;
@@ -372,7 +327,7 @@ int main() {
       cudaMemset(stamps, 0, sizeof(long long) * kSlots * sms);
       if (c.memset_before) cudaMemsetAsync(src + src_bytes / 2, r, c.memset_before);
       if (c.ring == 0)
-        probe<<<grid, 384, smem>>>(Params{c.mma_every, c.stream_own, c.stream_others, src, src_bytes, stamps, sink, c.mark_mask});
+        fixed_probe<<<grid, 384, smem>>>(Params{c.mma_every, c.stream_own, c.stream_others, src, src_bytes, stamps, sink, c.mark_mask});
       else  // tokens in the first 64 MiB of src, each CTA's weights after them
         ring_probe<<<grid, 384, ring_smem>>>(
             RingParams{c.mma_every, c.ring >= 4 ? 3 : 1, c.ring % 4 == 1 ? 1 : c.ring % 4 == 2 ? 0 : -1, kChunks, src, src + (64u << 20), stamps, sink, c.mark_mask});

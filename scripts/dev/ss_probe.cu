@@ -26,6 +26,7 @@
 #include "core/fp4_decode.cuh"
 #include "core/hopper.cuh"
 #include "core/random_operands.cuh"
+#include "probe_common.cuh"
 
 using namespace nvfp4;
 
@@ -85,26 +86,6 @@ __device__ __forceinline__ void fill(Smem& sm) {
   for (int i = threadIdx.x; i < kStages * 128 * 4; i += blockDim.x) (&sm.scales[0][0])[i] = random_scale(i, 7u);
 }
 
-// Mode 0's A registers: rows row and row + 8, quarter q of the chunk (calibrate's decode_chunk).
-__device__ __forceinline__ void decode_regs(const Smem& sm, int s, int row, int q, uint32_t (&h)[2][8]) {
-#pragma unroll
-  for (int hr = 0; hr < 2; ++hr) {
-    const int r = row + 8 * hr;
-    const uint2 packed = *reinterpret_cast<const uint2*>(sm.packed[s] + r * 32 + 8 * q);
-    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.scales[s][r * 4 + q]), h[hr]);
-  }
-}
-
-__device__ __forceinline__ void mma_rs(float (&acc)[64], const uint32_t (&h)[2][8], uint32_t tok) {
-  sm90::wgmma_fence();
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    const uint32_t a[4] = {h[0][2 * j], h[1][2 * j], h[0][2 * j + 1], h[1][2 * j + 1]};
-    sm90::wgmma_m64n128k16_rs(acc, a, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
-  }
-  sm90::wgmma_commit();
-}
-
 __device__ __forceinline__ void named_arrive256(uint32_t id) {
   asm volatile("bar.arrive %0, 256;" ::"r"(id) : "memory");
 }
@@ -159,12 +140,12 @@ __global__ void __launch_bounds__(kMode == 3 ? 384 : kMode == 4 ? 128 : 256, 1) 
     uint32_t ha[2][8], hb[2][8];
     if (kMode == 7 && wg == 1) sm90::named_sync<256>(3);  // after warpgroup 0's first chunk
     for (int c = 0; c < chunks; c += 2) {
-      decode_regs(sm, c % kStages, row, (t + c) % 4, ha);
-      mma_rs(acc, ha, tok);
+      probe::decode_rows(sm.packed[c % kStages], sm.scales[c % kStages], row, (t + c) % 4, ha);
+      probe::mma_rs(acc, ha, tok);
       if (kMode == 7 && wg == 0 && c == 0) named_arrive256(3);
       sm90::wgmma_wait<1>();
-      decode_regs(sm, (c + 1) % kStages, row, (t + c + 1) % 4, hb);
-      mma_rs(acc, hb, tok);
+      probe::decode_rows(sm.packed[(c + 1) % kStages], sm.scales[(c + 1) % kStages], row, (t + c + 1) % 4, hb);
+      probe::mma_rs(acc, hb, tok);
       sm90::wgmma_wait<1>();
     }
   } else if constexpr (kMode == 6) {
@@ -173,14 +154,14 @@ __global__ void __launch_bounds__(kMode == 3 ? 384 : kMode == 4 ? 128 : 256, 1) 
     uint32_t ha[2][8], hb[2][8];
     if (wg == 1) named_arrive256(1);  // warpgroup 0 first
     for (int c = 0; c < chunks; c += 2) {
-      decode_regs(sm, c % kStages, row, (t + c) % 4, ha);
+      probe::decode_rows(sm.packed[c % kStages], sm.scales[c % kStages], row, (t + c) % 4, ha);
       sm90::named_sync<256>(mine);
-      mma_rs(acc, ha, tok);
+      probe::mma_rs(acc, ha, tok);
       named_arrive256(other);
       sm90::wgmma_wait<1>();
-      decode_regs(sm, (c + 1) % kStages, row, (t + c + 1) % 4, hb);
+      probe::decode_rows(sm.packed[(c + 1) % kStages], sm.scales[(c + 1) % kStages], row, (t + c + 1) % 4, hb);
       sm90::named_sync<256>(mine);
-      mma_rs(acc, hb, tok);
+      probe::mma_rs(acc, hb, tok);
       if (!(wg == 1 && c + 2 >= chunks)) named_arrive256(other);  // no arrival left behind at the end
       sm90::wgmma_wait<1>();
     }
@@ -214,11 +195,7 @@ __global__ void __launch_bounds__(kMode == 3 ? 384 : kMode == 4 ? 128 : 256, 1) 
     }
   }
   sm90::wgmma_wait<0>();
-  sm90::fence_regs(acc);
-  float sum = 0.0f;
-#pragma unroll
-  for (int i = 0; i < 64; ++i) sum += acc[i];
-  if (__float_as_uint(sum) == 0xFFFFFFFFu) *sink = sum;
+  probe::sink_acc(acc, sink);
 #else
   (void)chunks;
   (void)sink;
@@ -261,11 +238,8 @@ void run(int sms, float* sink, int smem) {
 }  // namespace
 
 int main() {
-  int dev = 0, sms = 0, smem_sm = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-  cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
-  const int smem = std::max<int>(sizeof(Smem) + 1024, smem_sm / 2 + 1024);
+  const probe::OnePerSm fit = probe::one_cta_per_sm(sizeof(Smem));
+  const int sms = fit.sms, smem = fit.smem;
   float* sink = nullptr;
   cudaMalloc(&sink, sizeof(float));
   std::printf("%d SMs, %d bytes of shared memory per CTA (Smem %zu)\n", sms, smem, sizeof(Smem));

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the decode+wgmma probes of scripts/dev share (ss_probe.cu, ramp_probe.cu, kloop_probe.cu):
+// calibrate's decode of a consumer thread's two rows, its four m64n128k16 RS wgmmas on one token
+// tile, the clocks, and the sink that keeps the accumulators alive.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/fp4_decode.cuh"
+#include "core/hopper.cuh"
+
+namespace nvfp4::probe {
+
+__device__ __forceinline__ long long clock64_now() {
+  long long c;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c));
+  return c;
+}
+__device__ __forceinline__ long long globaltimer_now() {
+  long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// calibrate's A registers: rows row and row + 8, 16-element block q of a chunk whose rows are 32
+// packed bytes and 4 scales each (`packed`, `scales`: the chunk's first row).
+__device__ __forceinline__ void decode_rows(const uint8_t* packed, const uint8_t* scales, int row, int q,
+                                            uint32_t (&h)[2][8]) {
+#pragma unroll
+  for (int hr = 0; hr < 2; ++hr) {
+    const int r = row + 8 * hr;
+    const uint2 p = *reinterpret_cast<const uint2*>(packed + r * 32 + 8 * q);
+    fp4::decode_block16_raw(p, fp4::e4m3_to_half2_bcast(scales[r * 4 + q]), h[hr]);
+  }
+}
+
+// The chunk's four k16 slices as wgmma m64n128k16 RS on the token tile at `tok` (128-byte swizzle),
+// one commit group.
+__device__ __forceinline__ void mma_rs(float (&acc)[64], const uint32_t (&h)[2][8], uint32_t tok) {
+  sm90::wgmma_fence();
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t a[4] = {h[0][2 * j], h[1][2 * j], h[0][2 * j + 1], h[1][2 * j + 1]};
+    sm90::wgmma_m64n128k16_rs(acc, a, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+  }
+  sm90::wgmma_commit();
+}
+
+// The accumulators summed and stored only if the sum has an impossible bit pattern, so that the
+// compiler keeps every wgmma.
+__device__ __forceinline__ void sink_acc(float (&acc)[64], float* sink) {
+  sm90::fence_regs(acc);
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < 64; ++i) sum += acc[i];
+  if (__float_as_uint(sum) == 0xFFFFFFFFu) *sink = sum;
+}
+
+// Host: the SM count, and dynamic shared memory for `bytes` that also keeps a second CTA off each SM.
+struct OnePerSm {
+  int sms = 0, smem = 0;
+};
+inline OnePerSm one_cta_per_sm(size_t bytes) {
+  int dev = 0, smem_sm = 0;
+  OnePerSm o;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&o.sms, cudaDevAttrMultiProcessorCount, dev);
+  cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+  o.smem = std::max<int>(static_cast<int>(bytes) + 1024, smem_sm / 2 + 1024);
+  return o;
+}
+
+}  // namespace nvfp4::probe
