@@ -41,13 +41,18 @@ namespace nvfp4::gemm {
 // per CTA (thread tid 0: the peer's ring free, this rank's half pushed, the peer's half received)
 // go to g_push_trace[CTA * 3 + k] (`tensor-core`'s runner sets it).
 #if NVFP4_TRACE
-#define NVFP4_STAMP_TO(buf, i)                                 \
-  do {                                                         \
-    if ((buf) != nullptr) {                                    \
-      unsigned long long t_;                                   \
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));   \
-      (buf)[i] = t_;                                           \
-    }                                                          \
+// A predicated store rather than a branch on buf: a divergent branch there took the K loops' ring
+// addresses out of the uniform datapath in gemm's and dual_gemm's trace builds (117-119 -> 125-127
+// SASS lines a step, docs/perf-notes.md P209).
+#define NVFP4_STAMP_TO(buf, i)                                                                      \
+  do {                                                                                              \
+    const unsigned long long a_ = reinterpret_cast<unsigned long long>(buf);                        \
+    unsigned long long t_;                                                                          \
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));                                          \
+    asm volatile("{\n.reg .pred q;\nsetp.ne.u64 q, %2, 0;\n@q st.global.u64 [%0], %1;\n}\n" ::"l"( \
+                     a_ + 8ull * static_cast<unsigned long long>(i)),                               \
+                 "l"(t_), "l"(a_)                                                                   \
+                 : "memory");                                                                       \
   } while (0)
 __device__ unsigned long long* g_push_trace;
 // Host: `buf` (n stamps, allocated and zeroed on first use) becomes the value of the kernels'
