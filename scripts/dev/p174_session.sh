@@ -7,11 +7,7 @@
 session_args "$@"
 step() {
   case $1 in
-    verify)
-      verify_gemms $NEW "$OUT" default decoded
-      for lg in 0 1 2; do
-        verify_gemms $NEW "$OUT" stream-lg$lg decoded NVFP4_PERSISTENT_TOKENS=stream NVFP4_PERSISTENT_LOCAL_GROUPS=$lg
-      done ;;
+    verify) verify_token_paths verify_gemms "$NEW" "$OUT" ;;
     tests) gpu_tests_run "$OUT" 'Variants.Gemm:Variants.TokenModes:Variants.StreamTokensRelaunch' 300 ;;
     ab) ROUNDS=${ROUNDS:-3} ab_problems "$OUT" ab gemm base=$BASE new=$NEW ;;
     pcsamp)

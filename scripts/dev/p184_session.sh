@@ -14,11 +14,7 @@ p184() {
 }
 step() {
   case $1 in
-    verify)
-      verify_gemms "$NEW" "$OUT" default decoded
-      for lg in 0 1 2; do
-        verify_gemms "$NEW" "$OUT" stream-lg$lg decoded NVFP4_PERSISTENT_TOKENS=stream NVFP4_PERSISTENT_LOCAL_GROUPS=$lg
-      done ;;
+    verify) verify_token_paths verify_gemms "$NEW" "$OUT" ;;
     tests) gpu_tests_run "$OUT" 'Variants.StreamTokensRelaunch:Variants.TokenModes:Variants.GroupGemm:Variants.Gemm' 400 ;;
     trace)
       for lg in ${DEC_G2A_LGS:-2 1 0}; do p184 g2a-lg$lg group_gemm 192x3072x4096,320x3072x4096 NVFP4_PERSISTENT_LOCAL_GROUPS=$lg; done

@@ -7,11 +7,7 @@
 session_args "$@"
 step() {
   case $1 in
-    verify)
-      verify_groups "$NEW" "$OUT" default decoded
-      for lg in 0 1 2; do
-        verify_groups "$NEW" "$OUT" stream-lg$lg decoded NVFP4_PERSISTENT_TOKENS=stream NVFP4_PERSISTENT_LOCAL_GROUPS=$lg
-      done ;;
+    verify) verify_token_paths verify_groups "$NEW" "$OUT" ;;
     ab) ROUNDS=${ROUNDS:-3} MAXT=0.5 ab_problems "$OUT" ab "${P208_AB:-group_gemm gemm}" base=$BASE new=$NEW ;;
     slope)
       for b in base new; do

@@ -86,6 +86,15 @@ verify_groups() {
   verify_configs "$1" "$2" "$3" "$4" group_gemm \
     "configs/gpumode/group_gemm.json configs/gemm_edges.json configs/smoke.json" "${@:5}"
 }
+# VERIFY (verify_gemms or verify_groups) of BIN's plans by default and with the tokens forced to
+# decoder CTAs at 0, 1 and 2 local groups (the decoder-CTA kernels' every start).
+verify_token_paths() {
+  local verify=$1 bin=$2 out=$3 lg
+  "$verify" "$bin" "$out" default decoded
+  for lg in 0 1 2; do
+    "$verify" "$bin" "$out" "stream-lg$lg" decoded NVFP4_PERSISTENT_TOKENS=stream NVFP4_PERSISTENT_LOCAL_GROUPS=$lg
+  done
+}
 sanitize_run() {
   local bin=$1 out=$2 prob=$3 shape=$4 tool
   shift 4
