@@ -25,6 +25,7 @@ rows = {}
 for k in ks:
     path = os.path.join(tmp, f"k{k}.json")
     if not os.path.exists(path):
+        print(f"{prob} {shape}: K={k}: no report (the run failed)")
         continue
     for r in json.load(open(path))["results"]:
         t = r.get("timing") or {}
