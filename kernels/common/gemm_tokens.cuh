@@ -625,8 +625,11 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
   constexpr int kPieceRows = kParts * kStreamRows;
   using F = TokenFields;
   const int lane = static_cast<int>(threadIdx.x & 31), warps = static_cast<int>(blockDim.x / 32);
-  const int warp = (static_cast<int>(blockIdx.x) - f.main_ctas) * warps + static_cast<int>(threadIdx.x / 32);
-  const int all_warps = (static_cast<int>(gridDim.x) - f.main_ctas) * warps;
+  // Items dealt across the decoder CTAs (item i on CTA i % ctas): each group's pieces spread over
+  // every decoder SM's store path (P214).
+  const int ctas = static_cast<int>(gridDim.x) - f.main_ctas;
+  const int warp = static_cast<int>(threadIdx.x / 32) * ctas + (static_cast<int>(blockIdx.x) - f.main_ctas);
+  const int all_warps = ctas * warps;
   int per_group = 0;  // items per group index j: every GEMM's ranks' pieces
 #pragma unroll
   for (int g = 0; g < kMaxStreamGroups; ++g)
@@ -677,8 +680,8 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
   Chunks ck = fetch(it);
   for (int i = warp; i < items; i += all_warps) {  // warp-uniform
     const bool more = i + all_warps < items;
-    const Item nit = more ? place(i + all_warps) : Item{0, 0, 0, 0};
-    const Chunks next = more ? fetch(nit) : Chunks{};
+    // P214: the item decoded and stored before the next one is placed and fetched (its loads then
+    // in flight under this item's fence).
     if (it.gs < it.ge) {
       const auto& e = src(it.g);
 #pragma unroll
@@ -690,6 +693,10 @@ __device__ __forceinline__ void decode_token_stream(Src&& src, const TokenFuse& 
           if ((live >> cc) & 1) out[(row0 + int64_t{cc >> 2} * e.tok_chunks + (cc & 3)) * 8 + q] = v;
         });
       }
+    }
+    const Item nit = more ? place(i + all_warps) : Item{0, 0, 0, 0};
+    const Chunks next = more ? fetch(nit) : Chunks{};
+    if (it.gs < it.ge) {
       if (lane == 0) {  // every lane's stores are ordered before lane 0's fence by stage_chunks' __syncwarp
         __threadfence();
         atomicAdd(f.ready + param_at(f.ready_at, it.g) + it.gs, 1u);

@@ -160,10 +160,12 @@ inline constexpr double kStreamKStep = 1.3;
 inline constexpr int kIssuers = 3;
 // gemm's and group_gemm's decoder-CTA plans (kStream): groups of kStreamSteps K steps at the start
 // of each CTA's unit whose tokens its consumers decode into its ring themselves
-// (TokenFuse::local_groups, docs/perf-notes.md P105). group_gemm takes 2 (8 K steps): on an H200,
-// G=2 [192,320] ran 0.6-1.0 % faster with 2 in two calls, where gemm 128x7168x2048 ran 10 % slower
-// (docs/perf-notes.md P125's session).
-inline constexpr int kLocalGroups = 1, kGroupLocalGroups = 2;
+// (TokenFuse::local_groups, docs/perf-notes.md P105). Both take 1 (4 K steps): group_gemm took 2
+// (8 K steps: G=2 [192,320] 0.6-1.0 % faster than 1, P125's session) until its decoder CTAs dealt
+// their items across the CTAs and stored each before fetching the next (P214), after which 1 is
+// 1.3 % faster than main's 2 on that case (the decoders' first round had been what 8 local steps
+// waited for, P211-P213b).
+inline constexpr int kLocalGroups = 1, kGroupLocalGroups = 1;
 // Fused plans (TokenFuse::weights_ahead): the weights' and atoms' first kWeightsAhead K steps are
 // copied at entry, the rest once the CTA's share of the decode is counted, so that the opening
 // burst does not queue ahead of the share's stores and their fence (docs/perf-notes.md P126: gemm
