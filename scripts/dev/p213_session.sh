@@ -1,31 +1,5 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# P213 (docs/perf-notes.md): the start's token chains skipped in the timed launches (NVFP4_PROBE_FREE: 1 decoders, 2 local tokens, 3 both) (probe build,
-# scripts/dev/p213_free_chains.patch), against the same binary with every chain and main's build, on the
-# decoder-CTA plans (G=2 [192,320], gemm 128x7168x2048 and 128x7168x16384).
-#   scripts/dev/p212_session.sh OUT [verify] [ab]      (.carry/new = the probe build, .carry/base = main's)
-. "$(dirname "$0")/session_lib.sh"
-session_args "$@"
-step() {
-  case $1 in
-    verify)  # exit 0: every case verified
-      for d in 3; do
-        for c in "group_gemm 192x3072x4096,320x3072x4096" "gemm 128x7168x2048" "group_gemm 128x4096x1536,384x4096x1536"; do
-          set -- $c
-          NVFP4_PROBE_FREE=$d NVFP4_PERSISTENT_TOKENS=stream "$NEW" --problem "$1" --shape "$2" --variant persistent \
-            --verify-only --quiet >"$OUT/v.log" 2>&1
-          echo "verify d=$d $1 $2 (decoder CTAs forced): exit $?"
-        done
-      done ;;
-    ab)
-      for c in "group_gemm 192x3072x4096,320x3072x4096" "gemm 128x7168x2048" "gemm 128x7168x16384"; do
-        set -- $c
-        echo "== $1 $2"
-        python3 scripts/dev/ab.py --rounds "${ROUNDS:-3}" --out "$OUT/ab_$1_${2%%,*}" \
-          --build "main=$BASE" --build "f0=$NEW" --build "f1=$NEW:NVFP4_PROBE_FREE=1" \
-          --build "f2=$NEW:NVFP4_PROBE_FREE=2" --build "f3=$NEW:NVFP4_PROBE_FREE=3" \
-          -- --problem "$1" --shape "$2" --variant persistent --timer cupti --no-floor --max-time 0.4 2>&1 | tail -n 12
-      done ;;
-  esac
-}
-run_steps "verify ab"
+# P213 (docs/perf-notes.md): the start's token chains skipped in the timed launches (NVFP4_PROBE_FREE: 1 decoders, 2 local tokens, 3 both).
+#   scripts/dev/p213_session.sh OUT      (.carry/new = the probe build (scripts/dev/p213_free_chains.patch), .carry/base = main's)
+exec "$(dirname "$0")/knob_probe_session.sh" "$1" NVFP4_PROBE_FREE 3 "1 2 3"
