@@ -609,11 +609,13 @@ __device__ __forceinline__ void wait_tokens(const unsigned long long* arrivals, 
 // of a pre-pass launch. The tokens are decoded by groups: kStreamSteps K steps of one rank's range
 // (rank s of `splits`: steps [split_k_begin(s), split_k_begin(s + 1)), its group j from step
 // begin + kStreamSteps j), each group in pieces of kParts x kStreamRows token rows (over batches),
-// in the order the ranks need them: every rank's group 0, then every rank's group 1, ... . A warp
-// decodes one piece at a time, in parts of kStreamRows rows (lane 4 r + c: row r of the part,
-// chunk c of the group: two 16-byte loads, and each 16-byte store instruction 512 contiguous
-// bytes), counts it on ready[first step of the group] after one GPU-scope fence for the piece,
-// and has the next piece's loads in flight meanwhile. A fence costs ~1-2 us at the launch's start
+// in the order the ranks need them: every rank's group 0, then every rank's group 1, ... . The
+// pieces are dealt across the decoder CTAs (piece i on CTA i % ctas), so that each group's pieces
+// leave through every decoder SM's stores (P214). A warp decodes one piece at a time, in parts of
+// kStreamRows rows (lane 4 r + c: row r of the part, chunk c of the group: two 16-byte loads, and
+// each 16-byte store instruction 512 contiguous bytes), then places and fetches its next piece,
+// whose loads are in flight under this piece's GPU-scope fence, and counts this piece on
+// ready[first step of the group] after that fence (P214). A fence costs ~1-2 us at the launch's start
 // (P106b): with 8-row pieces the 12 decoder CTAs of group_gemm G=2 [192,320] barely kept ahead of
 // its K loop, so group_gemm's pieces are 16 rows (P108); gemm's stay 8 (16 cost its decoder-CTA
 // plans ~3 %, their first group later). (Rows per GEMM: a multiple of the 128-token tile.)

@@ -160,12 +160,12 @@ inline constexpr double kStreamKStep = 1.3;
 inline constexpr int kIssuers = 3;
 // gemm's and group_gemm's decoder-CTA plans (kStream): groups of kStreamSteps K steps at the start
 // of each CTA's unit whose tokens its consumers decode into its ring themselves
-// (TokenFuse::local_groups, docs/perf-notes.md P105). Both take 1 (4 K steps): group_gemm took 2
+// (TokenFuse::local_groups, docs/perf-notes.md P105): 1 (4 K steps) for both. group_gemm took 2
 // (8 K steps: G=2 [192,320] 0.6-1.0 % faster than 1, P125's session) until its decoder CTAs dealt
 // their items across the CTAs and stored each before fetching the next (P214), after which 1 is
 // 1.3 % faster than main's 2 on that case (the decoders' first round had been what 8 local steps
 // waited for, P211-P213b).
-inline constexpr int kLocalGroups = 1, kGroupLocalGroups = 1;
+inline constexpr int kLocalGroups = 1;
 // Fused plans (TokenFuse::weights_ahead): the weights' and atoms' first kWeightsAhead K steps are
 // copied at entry, the rest once the CTA's share of the decode is counted, so that the opening
 // burst does not queue ahead of the share's stores and their fence (docs/perf-notes.md P126: gemm
@@ -1624,7 +1624,7 @@ class WgmmaRunner final : public Runner {
     // many (0 to 2: 8 K steps fill the 2 x 128 ring), checked on every gemm and group_gemm plan.
     static_assert(2 * kStreamSteps <= Cfg<2, 128>::kStages, "two local groups fit the ring");
     const int local_groups =
-        NB == 1 ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kGrouped ? kGroupLocalGroups : kLocalGroups) : 0;
+        NB == 1 ? forced_int("NVFP4_PERSISTENT_LOCAL_GROUPS", 0, 2, kLocalGroups) : 0;
     if (TokenWorkspace::wants_stream("NVFP4_PERSISTENT_TOKENS", decoders)) {
       m_tokens.stream_into_main(stream, sp.lp.entries, m_blocks, decoders, m_sched.ts.splits,
                                 m_sched.ts.issuers >= 2 ? local_groups : 0,
