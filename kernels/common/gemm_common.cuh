@@ -193,6 +193,9 @@ struct GemmEntry {
   int64_t tok_offset = 0;        // tensor-core: first element of this GEMM's decoded tokens
   Divisor m_pad = 1;             // tensor-core: token rows per batch in that workspace
   Divisor tok_chunks = 1;        // the token pre-pass: kTokenChunk-element chunks per token row
+  // group_gemm: the token rows of each of its tiles but the last (a multiple of 16, at most the
+  // launch's ts.tokens): tile i starts at row i x tile_rows (balanced_tile_rows, P219).
+  int tile_rows = 128;
 };
 
 // issuers (`persistent`): how many producer threads issue a K step's copies (1: one thread all;
@@ -208,15 +211,16 @@ struct TileShape {
   bool rows = false;  // `tensor-core` gemm, group_gemm: 3 or more ranks (2 where not pushed) reduce by output rows (sum_rows_out)
 };
 
-// Tile `local_tile` of GEMM `group`, K steps [k_begin, k_end).
+// Tile `local_tile` of GEMM `group`, K steps [k_begin, k_end); its first token at a multiple of
+// `rows` (ts.tokens, or group_gemm's GemmEntry::tile_rows).
 __device__ __forceinline__ Tile tile_range(const GemmEntry& e, int group, int local_tile, int k_begin, int k_end,
-                                           const TileShape& ts) {
+                                           const TileShape& ts, int rows) {
   Tile t;
   t.group = group;
   const int rest = e.tiles_t.div(local_tile);
   const int tt = local_tile - rest * e.tiles_t;
   t.l = e.tiles_n.div(rest);
-  t.m0 = tt * ts.tokens;
+  t.m0 = tt * rows;
   t.n0 = (rest - t.l * e.tiles_n) * ts.cols;
   t.k_step_begin = k_begin;
   t.k_step_end = k_end;
@@ -249,7 +253,9 @@ struct SingleScheduler {
     const int tile = ts.splits.div(block);
     return split_unit(e, 0, tile, block - tile * ts.splits, ts);
   }
-  __device__ Tile tile_at(const Segment& s) const { return tile_range(e, 0, s.span.tile, s.k_begin, s.k_end, ts); }
+  __device__ Tile tile_at(const Segment& s) const {
+    return tile_range(e, 0, s.span.tile, s.k_begin, s.k_end, ts, ts.tokens);
+  }
 };
 
 // G GEMMs: a table of entries, a CTA finds its GEMM by a scan of the first tiles (G is small), or
@@ -334,7 +340,13 @@ struct GroupSchedulerOf : GroupTable<Table>, GroupFields {
   }
   __device__ Tile tile_at(const Segment& s) const {
     const GemmEntry& e = entries[s.span.group];
-    return tile_range(e, s.span.group, s.span.tile - e.first_tile, s.k_begin, s.k_end, ts);
+    return tile_range(e, s.span.group, s.span.tile - e.first_tile, s.k_begin, s.k_end, ts, ts.tokens);
+  }
+  // The same, its tiles GemmEntry::tile_rows apart (balanced heights, P219: only the kernels that
+  // run such plans call it; reading the height in the others changed their K loops' schedule).
+  __device__ Tile tile_rows_at(const Segment& s) const {
+    const GemmEntry& e = entries[s.span.group];
+    return tile_range(e, s.span.group, s.span.tile - e.first_tile, s.k_begin, s.k_end, ts, e.tile_rows);
   }
 };
 using GroupScheduler = GroupSchedulerOf<const GemmEntry*>;
@@ -374,8 +386,9 @@ __device__ __forceinline__ int work_end(const WorkPlan& wp) {
 // The CTA's next tile; false when the CTA is done. Both ways end in one Segment (group, tile, K
 // range) and one sched.tile_at (with a tile_at per way, ptxas kept the consumers' ring addresses
 // out of the uniform registers: 8 more instructions per K step). kParts: the order may hold cut
-// units' parts (codes below -1, P125; only the kernels that run such plans test for them).
-template <bool kParts = false, class Sched>
+// units' parts (codes below -1, P125; only the kernels that run such plans test for them). kRows:
+// group_gemm's tiles of balanced heights (tile_rows_at, P219).
+template <bool kParts = false, bool kRows = false, class Sched>
 __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp, WorkCursor& c, Tile& tile) {
   Segment seg;
   const int end = work_end(wp);
@@ -396,7 +409,10 @@ __device__ __forceinline__ bool next_work(const Sched& sched, const WorkPlan& wp
   } else {
     next_range(c.it, end, [&](int i) { return sched.span(i); }, seg);
   }
-  tile = sched.tile_at(seg);
+  if constexpr (kRows)
+    tile = sched.tile_rows_at(seg);
+  else
+    tile = sched.tile_at(seg);
   return true;
 }
 // What the CTA does with the tile it has just run (next_work's last): kWhole (data-parallel:

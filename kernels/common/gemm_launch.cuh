@@ -139,9 +139,18 @@ inline int min_k_steps(const LaunchPlan& lp) {
   return k;
 }
 
+// group_gemm (`persistent`, 2 x 128, narrow 112; docs/perf-notes.md P219): a GEMM of m tokens in
+// as many tiles as tiles of `tokens` would take, each but the last of the same height, the least
+// multiple of 16 that covers m in that many (192: 96 + 96; 320: 112 + 112 + 96): the tiles run on
+// the narrow wgmmas their heights fit (narrow_width), whose K steps are shorter (P218).
+inline int balanced_tile_rows(int64_t m, int tokens) {
+  const int64_t tiles = (m + tokens - 1) / tokens;
+  return static_cast<int>(((m + tiles - 1) / tiles + 15) / 16 * 16);
+}
+
 template <class Kernel>
 LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vector<GemmArgs>& gemms, int tile_tokens,
-                       int tile_cols, int k_step, int min_steps) {
+                       int tile_cols, int k_step, int min_steps, bool balanced_rows = false) {
   LaunchPlan lp;
   lp.ts.tokens = tile_tokens;
   lp.ts.cols = tile_cols;
@@ -153,6 +162,7 @@ LaunchPlan plan_launch(Kernel kernel, int threads, size_t smem, const std::vecto
     e.k_steps = static_cast<int>(p.k / k_step);
     e.first_tile = static_cast<int>(lp.tiles);
     e.m_pad = static_cast<int>(int64_t{e.tiles_t} * tile_tokens);
+    e.tile_rows = balanced_rows ? balanced_tile_rows(p.m, tile_tokens) : tile_tokens;
     e.tok_chunks = static_cast<int>(p.k / kTokenChunk);
     e.tok_offset = lp.token_elems;
     e.first_step = static_cast<int>(std::min<int64_t>(lp.steps, INT32_MAX));

@@ -180,6 +180,8 @@ inline constexpr int kGroupStreamParts = 2;
 // for that balance and the cost model; 256-token tiles: wide_step.
 inline constexpr int kNarrowTokens = 96;
 inline constexpr double kStep64 = 0.82, kStep96 = 0.90;
+// kStep112: P218's n64 / n96 / n128 steps (0.261 / 0.284 / 0.315 us, H200) interpolated.
+inline constexpr double kStep112 = 0.95;
 // group_gemm's 256-token tiles: the K step at width 64, 96, ..., 256 tokens in full 2 x 128 K
 // steps (P78 probe after P79, H100: 8 groups of that many tokens, N = 4096, K = 7168, each CTA
 // shape forced; kStep64 / kStep96 from the same run). Below ~160 tokens the weights' decode and
@@ -392,6 +394,8 @@ __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t
     sm90::wgmma_m64n64k16_rs(acc, frag, desc, 1);
   else if constexpr (N == 96)
     sm90::wgmma_m64n96k16_rs(acc, frag, desc, 1);
+  else if constexpr (N == 112)
+    sm90::wgmma_m64n112k16_rs(acc, frag, desc, 1);
   else if constexpr (N == 128)
     sm90::wgmma_m64n128k16_rs(acc, frag, desc, 1);
   else if constexpr (N == 160)
@@ -411,17 +415,34 @@ __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t
 // (P62). 256-token tiles (2 consumers), narrow not 0: the live tokens rounded up to 32, at least 64
 // (P78). The producer copies that many token rows (P64), the consumers run the K loop of that
 // width, the host prices the tile by it (P63).
+// Narrow 112 (2 consumers): 112 as well, and each GEMM's tiles of balanced heights
+// (balanced_tile_rows, GemmEntry::tile_rows; P219).
 __host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int consumers, int tokens) {
   if (tokens == 256) return narrow == 0 ? 256 : std::min(256, std::max(64, (live + 31) / 32 * 32));
   if (narrow != 0 && live <= 64) return 64;
-  if (consumers == 2 && narrow == 96 && live <= 96) return 96;
+  if (consumers == 2 && narrow >= 96 && live <= 96) return 96;
+  if (consumers == 2 && narrow == 112 && live <= 112) return 112;
   return 128;
 }
-// The widths narrow_width gives a T-token tile of C consumers, from 64 in steps of 32 (the token
-// boxes of those below T are each group's narrow_tok maps, in that order).
+// A tile's live tokens: those of its GEMM from m0 on, at most its height (GemmEntry::tile_rows).
+// kBalanced false (the kernels whose tiles are never balanced: 3 x 128 and 256 tokens): the GEMM's
+// from m0 on, as before P219 (the height's test there changed ptxas's K loops, and spilled in the
+// 2 x 256 fused kernel).
+template <bool kBalanced = true>
+__host__ __device__ __forceinline__ int tile_live(const GemmEntry& e, int64_t m0) {
+  if constexpr (kBalanced) return static_cast<int>(std::min<int64_t>(e.tile_rows, e.args.m - m0));
+  return static_cast<int>(e.args.m - m0);
+}
+// The index of a narrow width's token map among a GEMM's narrow_tok maps: 64, 96, ... below T in
+// steps of 32, then (128-token tiles) 112.
+__host__ __device__ __forceinline__ constexpr int narrow_map(int width) { return width == 112 ? 2 : width / 32 - 2; }
+template <int T>
+inline constexpr int kNarrowMapsOf = T == 128 ? 3 : T / 32 - 2;
+// The widths narrow_width gives a T-token tile of C consumers, from 64 in steps of 16 (the token
+// boxes of those below T are each group's narrow_tok maps, narrow_map).
 template <int W, int T, int C>
 constexpr bool width_taken() {
-  return W == T || (T == 256 ? W >= 64 && W % 32 == 0 && W < T : W == 64 || (W == 96 && C == 2));
+  return W == T || (T == 256 ? W >= 64 && W % 32 == 0 && W < T : W == 64 || ((W == 96 || W == 112) && C == 2));
 }
 // Calls f(std::integral_constant<int, width>) for a tile's width: one copy of f per width taken.
 template <int T, int C, int W = 64, class F>
@@ -432,7 +453,7 @@ __device__ __forceinline__ void with_width(int width, F&& f) {
     if constexpr (width_taken<W, T, C>()) {
       if (width == W) return f(std::integral_constant<int, W>{});
     }
-    with_width<T, C, W + 32>(width, f);
+    with_width<T, C, W + 16>(width, f);
   }
 }
 
@@ -532,16 +553,17 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
   // group_gemm: a partly filled tile runs narrow (narrow_width): its token rows copied by the box
-  // of that many rows (group g's narrow_tok[kNarrowMaps g + width / 32 - 2]), its K loop on wgmmas
-  // that wide.
+  // of that many rows (group g's narrow_tok[kNarrowMaps g + narrow_map(width)]), its K loop on
+  // wgmmas that wide. Its live tokens: tile_live (a balanced tile's height, P219, or the GEMM's end).
   constexpr bool kNarrow = kGroupSched<Sched>;
+  constexpr bool kBalanced = kNarrow && T == 128 && C == 2;  // tiles of balanced heights possible (P219)
   // group_gemm: a tile with more work after it goes out through a held ring stage (P80, below).
   constexpr bool kHeldPath = kGroupSched<Sched>;
   // The 2 x 256 kernels' last unsplit tile goes out through its held stage too, not staged through
   // the whole ring: G=8 N=7168 -0.5 % (docs/perf-notes.md P140); the 2 x 128 tiles' two held passes
   // were slower than their one staged copy (G=2 [128,384] +3 %).
   constexpr bool kLastHeld = kHeldPath && T == 256;
-  constexpr int kNarrowMaps = T / 32 - 2;
+  constexpr int kNarrowMaps = kNarrowMapsOf<T>;
   // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
   // all): its consumers get 232, its producer 40 (no spills there either, P78).
@@ -613,7 +635,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     if constexpr (kStream) {
       WorkCursor c0 = work_start(wp);
       Tile t0;
-      if (!next_work(sched, wp, c0, t0)) return false;
+      if (!next_work<false, kBalanced>(sched, wp, c0, t0)) return false;
       local_steps = std::min(stream_local_steps, t0.k_step_end - t0.k_step_begin);
       if constexpr (kGroupSched<Sched>)
         local.fetch(param_at(token_groups.group, t0.group), t0, local_steps, threadIdx.x - 128);
@@ -788,7 +810,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       WorkCursor cur = work_start(wp);
       Tile tile;
       [[maybe_unused]] bool traced_first = false;
-      while (next_work<kParts>(sched, wp, cur, tile)) {
+      while (next_work<kParts, kBalanced>(sched, wp, cur, tile)) {
 #if NVFP4_TRACE
         if (leader && w && !traced_first) NVFP4_STAMP(kTrWNextWork);
 #endif
@@ -799,9 +821,9 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const void* tok_map = &mp.tok;
         uint32_t tile_bytes = bytes;
         if constexpr (kNarrow) {
-          const int width = narrow_width(static_cast<int>(e.args.m) - tile.m0, sched.narrow, C, T);
+          const int width = narrow_width(tile_live<kBalanced>(e, tile.m0), sched.narrow, C, T);
           if (tok && width < T) {
-            tok_map = narrow_tok + kNarrowMaps * tile.group + (width / 32 - 2);
+            tok_map = narrow_tok + kNarrowMaps * tile.group + narrow_map(width);
             tile_bytes -= (T - width) * kBK * 2;
           }
         }
@@ -1002,14 +1024,14 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   // group_gemm: the held stage of the tile before, freed at this tile's start (P84).
   uint32_t held_empty = 0;
   [[maybe_unused]] int traced_units = 0;
-  while (next_work<kParts>(sched, wp, cur, tile)) {
+  while (next_work<kParts, kBalanced>(sched, wp, cur, tile)) {
 #if NVFP4_TRACE
     if (ctid == 0 && traced_units < kTraceUnits) {
       NVFP4_STAMP(unit_slot(traced_units, kTuNextWork));
       if (g_trace != nullptr) {
         int width = T;
         if constexpr (kNarrow)
-          width = narrow_width(static_cast<int>(sched.entry(tile.group).args.m) - tile.m0, sched.narrow, C, T);
+          width = narrow_width(tile_live<kBalanced>(sched.entry(tile.group), tile.m0), sched.narrow, C, T);
         g_trace[blockIdx.x * kTraceSlots + unit_slot(traced_units, kTuInfo)] =
             static_cast<unsigned long long>(tile.group) | static_cast<unsigned long long>(width) << 8;
       }
@@ -1083,7 +1105,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
     };
     if constexpr (kNarrow) {
-      with_width<T, C>(narrow_width(static_cast<int>(sched.entry(tile.group).args.m) - tile.m0, sched.narrow, C, T),
+      with_width<T, C>(narrow_width(tile_live<kBalanced>(sched.entry(tile.group), tile.m0), sched.narrow, C, T),
                        k_loop);
     } else {
       k_loop(std::integral_constant<int, T>{});
@@ -1174,7 +1196,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const Staged sm(ring, c0, lane);
         blocks([&](int dm, int dn, float a, float b) { sm.block(dm, dn, a, b); });
         consumers_sync();
-        sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, 16 * u0, 16 * u1, ctid);
+        if constexpr (kBalanced) {  // a balanced tile's rows end at its height (P219)
+          const int h = tile_live(sched.entry(tile.group), tile.m0);
+          sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, std::min(16 * u0, h),
+                                                 std::min(16 * u1, h), ctid);
+        } else {
+          sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, 16 * u0, 16 * u1, ctid);
+        }
       } else if constexpr (!kHeldPath) {
         const TileStore st(out, tile.l, tile.m0, tile.n0 + c0, lane);
         blocks([&](int dm, int dn, float a, float b) { st.block(dm, dn, a, b); });
@@ -1183,14 +1211,18 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         constexpr int kHeldRows = held_rows(T, kStageBytes, kConsumers);
         using Held = HeldTile<kHeldRows>;
         const Held ht(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes + consumer * Held::kBytes, warp, lane);
-        const int live = static_cast<int>(out.m - tile.m0), wtid = ctid % 128;
+        const int live = tile_live<kBalanced>(sched.entry(tile.group), tile.m0), wtid = ctid % 128;
         const uint32_t wg_bar = 2 + consumer;  // named barrier 2 + c: warpgroup c's threads
-        const bool tma = c_rows_aligned(out.c, out.n);
+        const bool aligned = c_rows_aligned(out.c, out.n);
+        // A TMA store writes its whole box, clipped only at C's end: a pass past a balanced tile's
+        // height (P219) that C goes on after is copied by vectors instead.
+        const bool ends_c = !kBalanced || tile.m0 + live >= out.m;
         static_for<T / kHeldRows>([&](auto pass) {
           constexpr int r0 = decltype(pass)::value * kHeldRows;
           if (r0 != 0 && live <= r0) return;  // no live tokens in this pass (a narrow tile)
+          const bool tma = aligned && (ends_c || r0 + kHeldRows <= live);
           if (r0 != 0) {                       // the previous pass read out of the region
-            if (tma && wtid == 0) sm90::bulk_wait_read();
+            if (aligned && wtid == 0) sm90::bulk_wait_read();
             sm90::named_sync<128>(wg_bar);
           }
           blocks([&](int dm, int dn, float a, float b) {
@@ -1346,17 +1378,17 @@ struct ShapePlan {
 };
 
 // Every unit's cost in full K steps of its CTA shape, in the scheduler's order: its K steps,
-// scaled where its token tile runs narrow (counted in `narrow_units`): kStep64 / kStep96 for
+// scaled where its token tile runs narrow (counted in `narrow_units`): kStep64 / 96 / 112 for
 // 128-token tiles, for 256-token ones the width's K step in `wide` (widths 64, 96, ..., 256)
 // relative to the full one: kWideGroupStep, or kWideMixedStep for handing units out.
 inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int consumers, int& narrow_units,
                                       const double (&wide)[7] = kWideGroupStep) {
   const int tokens = lp.ts.tokens;
   return unit_steps(lp, [&](const GemmEntry& e, int64_t t) {
-    const int w = narrow_width(static_cast<int>(e.args.m - t % e.tiles_t * tokens), narrow, consumers, tokens);
+    const int w = narrow_width(tile_live(e, t % e.tiles_t * e.tile_rows), narrow, consumers, tokens);
     narrow_units += w < tokens ? static_cast<int>(lp.ts.splits) : 0;
     if (tokens == 256) return wide[w / 32 - 2] / wide[6];
-    return w == 64 ? kStep64 : w == 96 ? kStep96 : 1.0;
+    return w == 64 ? kStep64 : w == 96 ? kStep96 : w == 112 ? kStep112 : 1.0;
   });
 }
 
@@ -1376,7 +1408,9 @@ ShapePlan plan_shape(const CaseView& c, double step_time, const std::string& sch
   sp.slots = Cf::kSlots;
   sp.slot_floats = Cf::kRegs * C * 128;
   sp.global = kGlobal;
-  sp.lp = plan_launch(kernel, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T, Cf::kSlots / NB, kBK, 4);
+  // group_gemm's 2 x 128 at narrow 112: each GEMM's tiles of balanced heights (P219).
+  const bool balanced = std::is_same_v<Sched, GroupScheduler> && T == 128 && C == 2 && narrow == 112;
+  sp.lp = plan_launch(kernel, Cf::kThreads, Cf::kSmemBytes, gemm_args_of(c, NB), T, Cf::kSlots / NB, kBK, 4, balanced);
   const int64_t resident = resident_ctas(kernel, Cf::kThreads, Cf::kSmemBytes, 1);
   if (kGlobal)
     sp.lp.ts.splits = choose_splits(sp.lp.tiles, min_k_steps(sp.lp), [&](int) { return resident; });
@@ -1475,11 +1509,11 @@ class WgmmaRunner final : public Runner {
     const std::string forced = forced_choice("NVFP4_PERSISTENT_CTA", {"2x128", "3x128", "2x256"});
     const std::string sched = forced_schedule("NVFP4_PERSISTENT_SCHED");
     // group_gemm: the narrowest wgmma a partly filled 128-token tile may take (64 or 96 tokens, or
-    // 0 for none; P62; 256-token tiles: any of 64 to 224 unless 0, P78), and the units handed out
-    // by cost (P63).
-    // NVFP4_PERSISTENT_NARROW=0|64|96 and NVFP4_PERSISTENT_BALANCE=0|1 force them (measuring), and
-    // are checked for every problem so a bad value never passes.
-    const std::string narrow_env = forced_choice("NVFP4_PERSISTENT_NARROW", {"0", "64", "96"});
+    // 0 for none; P62; 256-token tiles: any of 64 to 224 unless 0, P78; 112: 64, 96 and 112, with
+    // each GEMM's 128-token tiles of balanced heights, P219), and the units handed out by cost (P63).
+    // NVFP4_PERSISTENT_NARROW=0|64|96|112 and NVFP4_PERSISTENT_BALANCE=0|1 force them (measuring),
+    // and are checked for every problem so a bad value never passes.
+    const std::string narrow_env = forced_choice("NVFP4_PERSISTENT_NARROW", {"0", "64", "96", "112"});
     const int narrow = kGrouped ? (narrow_env.empty() ? kNarrowTokens : std::stoi(narrow_env)) : 0;
     const bool balance = forced_int("NVFP4_PERSISTENT_BALANCE", 0, 1, 1) == 1;
     ShapePlan best =
@@ -1584,10 +1618,12 @@ class WgmmaRunner final : public Runner {
     if (kGrouped) {
       m_map_table = DeviceBuffer(maps.size() * sizeof(Maps));
       CUDA_CHECK(cudaMemcpyAsync(m_map_table.get(), maps.data(), m_map_table.bytes(), cudaMemcpyHostToDevice, stream));
-      if (narrow != 0) {  // each group's token boxes of 64, 96, ... rows below m_tok (narrow_tok)
+      if (narrow != 0) {  // each group's token boxes of 64, 96, ... rows below m_tok, then 112 (narrow_tok, narrow_map)
         std::vector<CUtensorMap> narrow_maps;
-        for (const GemmEntry& e : sp.lp.entries)
+        for (const GemmEntry& e : sp.lp.entries) {
           for (int rows = 64; rows < m_tok; rows += 32) narrow_maps.push_back(token_map(e, rows));
+          if (m_tok == 128) narrow_maps.push_back(token_map(e, 112));
+        }
         m_narrow_table = DeviceBuffer(narrow_maps.size() * sizeof(CUtensorMap));
         CUDA_CHECK(cudaMemcpyAsync(m_narrow_table.get(), narrow_maps.data(), m_narrow_table.bytes(),
                                    cudaMemcpyHostToDevice, stream));
