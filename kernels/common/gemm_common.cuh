@@ -190,12 +190,13 @@ struct GemmEntry {
   Divisor k_steps = 1;               // K / the kernel's K step
   int first_tile = 0;            // tiles of the GEMMs before this one
   int first_step = 0;            // stream-K: K steps of the GEMMs before this one (stream_k.hpp)
+  // group_gemm: the token rows of each of its tiles but the last (a multiple of 16, at most the
+  // launch's ts.tokens): tile i starts at row i x tile_rows (balanced_tile_rows, P219); in the
+  // padding before tok_offset, so that the entry's size and every other field's place stay as they were.
+  int tile_rows = 128;
   int64_t tok_offset = 0;        // tensor-core: first element of this GEMM's decoded tokens
   Divisor m_pad = 1;             // tensor-core: token rows per batch in that workspace
   Divisor tok_chunks = 1;        // the token pre-pass: kTokenChunk-element chunks per token row
-  // group_gemm: the token rows of each of its tiles but the last (a multiple of 16, at most the
-  // launch's ts.tokens): tile i starts at row i x tile_rows (balanced_tile_rows, P219).
-  int tile_rows = 128;
 };
 
 // issuers (`persistent`): how many producer threads issue a K step's copies (1: one thread all;

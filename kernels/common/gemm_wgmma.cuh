@@ -415,45 +415,46 @@ __device__ __forceinline__ void mma_slice(uint32_t tok_lo, int j, const uint32_t
 // (P62). 256-token tiles (2 consumers), narrow not 0: the live tokens rounded up to 32, at least 64
 // (P78). The producer copies that many token rows (P64), the consumers run the K loop of that
 // width, the host prices the tile by it (P63).
-// Narrow 112 (2 consumers): 112 as well, and each GEMM's tiles of balanced heights
-// (balanced_tile_rows, GemmEntry::tile_rows; P219).
 __host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int consumers, int tokens) {
   if (tokens == 256) return narrow == 0 ? 256 : std::min(256, std::max(64, (live + 31) / 32 * 32));
   if (narrow != 0 && live <= 64) return 64;
-  if (consumers == 2 && narrow >= 96 && live <= 96) return 96;
-  if (consumers == 2 && narrow == 112 && live <= 112) return 112;
+  if (consumers == 2 && narrow == 96 && live <= 96) return 96;
   return 128;
 }
-// A tile's live tokens: those of its GEMM from m0 on, at most its height (GemmEntry::tile_rows).
-// kBalanced false (the kernels whose tiles are never balanced: 3 x 128 and 256 tokens): the GEMM's
-// from m0 on, as before P219 (the height's test there changed ptxas's K loops, and spilled in the
-// 2 x 256 fused kernel).
-template <bool kBalanced = true>
-__host__ __device__ __forceinline__ int tile_live(const GemmEntry& e, int64_t m0) {
-  if constexpr (kBalanced) return static_cast<int>(std::min<int64_t>(e.tile_rows, e.args.m - m0));
-  return static_cast<int>(e.args.m - m0);
+// Narrow 112 (2 consumers, 128-token tiles of balanced heights: balanced_tile_rows,
+// GemmEntry::tile_rows; P219): 64, 96, 112 or 128. Only the kernel of such tiles (kBal) and the
+// host's prices take it (in the other kernels its test changed ptxas's K loops).
+__host__ __device__ __forceinline__ int narrow_width_bal(int live) {
+  return live <= 64 ? 64 : live <= 96 ? 96 : live <= 112 ? 112 : 128;
 }
-// The index of a narrow width's token map among a GEMM's narrow_tok maps: 64, 96, ... below T in
-// steps of 32, then (128-token tiles) 112.
-__host__ __device__ __forceinline__ constexpr int narrow_map(int width) { return width == 112 ? 2 : width / 32 - 2; }
-template <int T>
-inline constexpr int kNarrowMapsOf = T == 128 ? 3 : T / 32 - 2;
-// The widths narrow_width gives a T-token tile of C consumers, from 64 in steps of 16 (the token
-// boxes of those below T are each group's narrow_tok maps, narrow_map).
-template <int W, int T, int C>
+// A tile's live tokens: those of its GEMM from m0 on, at most its height (GemmEntry::tile_rows).
+// kBalanced false (every kernel but the kBal one, which alone runs balanced tiles): the GEMM's from
+// m0 on, as before P219 (the height's test changed ptxas's K loops, and spilled in the 2 x 256
+// fused kernel).
+template <bool kBalanced = true>
+__host__ __device__ __forceinline__ int tile_live(const GemmEntry& e, int m0) {
+  if constexpr (kBalanced) return std::min(e.tile_rows, static_cast<int>(e.args.m) - m0);
+  return static_cast<int>(e.args.m) - m0;
+}
+// narrow_tok: each GEMM's token maps of 64, 96, ... rows below T (kNarrowMaps a GEMM), then, for
+// 128-token tiles, every GEMM's map of 112 rows (the kBal kernel's, P219).
+// The widths narrow_width gives a T-token tile of C consumers, from 64 in steps of 32 (16 in the
+// kBal kernel, for 112), their token boxes below T the narrow_tok maps.
+// (112: only in the kernel that runs tiles of balanced heights, kBal, P219.)
+template <int W, int T, int C, bool kBal>
 constexpr bool width_taken() {
-  return W == T || (T == 256 ? W >= 64 && W % 32 == 0 && W < T : W == 64 || ((W == 96 || W == 112) && C == 2));
+  return W == T || (T == 256 ? W >= 64 && W % 32 == 0 && W < T : W == 64 || ((W == 96 || (W == 112 && kBal)) && C == 2));
 }
 // Calls f(std::integral_constant<int, width>) for a tile's width: one copy of f per width taken.
-template <int T, int C, int W = 64, class F>
+template <int T, int C, bool kBal, int W = 64, class F>
 __device__ __forceinline__ void with_width(int width, F&& f) {
   if constexpr (W >= T) {
     f(std::integral_constant<int, T>{});
   } else {
-    if constexpr (width_taken<W, T, C>()) {
+    if constexpr (width_taken<W, T, C, kBal>()) {
       if (width == W) return f(std::integral_constant<int, W>{});
     }
-    with_width<T, C, W + 16>(width, f);
+    with_width<T, C, kBal, W + (kBal ? 16 : 32)>(width, f);
   }
 }
 
@@ -534,7 +535,11 @@ __device__ __forceinline__ decltype(auto) kernel_scheduler(const Sched& s, const
 // that decodes the tokens itself (fusable_tokens, P74). kStream: gemm's (and group_gemm's 2 x 128,
 // P108) kernel whose CTAs from fuse.main_ctas on decode the tokens while the others run one unit
 // each (decode_token_stream, P104); its token warp waits for them group by group.
-template <int NB, int C, int T, class Sched, bool kGlobal = false, bool kFused = false, bool kStream = false>
+// kBal: group_gemm's decoder-CTA 2 x 128 kernel for plans whose tiles have balanced heights and run
+// n112 as well (P219): a kernel of its own, since that code rescheduled the other kernels' K loops
+// (+1.7-3.4 % on the G=2 cases).
+template <int NB, int C, int T, class Sched, bool kGlobal = false, bool kFused = false, bool kStream = false,
+          bool kBal = false>
 __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ MapsFor<held_table<Sched, T, kFused, kStream>(),
                                                       wide_fused<Sched, T, kFused>()> maps,
@@ -553,17 +558,18 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
   // group_gemm: a partly filled tile runs narrow (narrow_width): its token rows copied by the box
-  // of that many rows (group g's narrow_tok[kNarrowMaps g + narrow_map(width)]), its K loop on
+  // of that many rows (group g's narrow_tok[kNarrowMaps g + width / 32 - 2]; 112: after them all), its K loop on
   // wgmmas that wide. Its live tokens: tile_live (a balanced tile's height, P219, or the GEMM's end).
   constexpr bool kNarrow = kGroupSched<Sched>;
-  constexpr bool kBalanced = kNarrow && T == 128 && C == 2;  // tiles of balanced heights possible (P219)
+  constexpr bool kBalanced = kBal;  // tiles of balanced heights, on n112 as well (P219)
+  static_assert(!kBal || (kNarrow && kStream && T == 128 && C == 2), "balanced tiles: group_gemm's decoder-CTA 2 x 128 kernel");
   // group_gemm: a tile with more work after it goes out through a held ring stage (P80, below).
   constexpr bool kHeldPath = kGroupSched<Sched>;
   // The 2 x 256 kernels' last unsplit tile goes out through its held stage too, not staged through
   // the whole ring: G=8 N=7168 -0.5 % (docs/perf-notes.md P140); the 2 x 128 tiles' two held passes
   // were slower than their one staged copy (G=2 [128,384] +3 %).
   constexpr bool kLastHeld = kHeldPath && T == 256;
-  constexpr int kNarrowMaps = kNarrowMapsOf<T>;
+  constexpr int kNarrowMaps = T / 32 - 2;
   // Register budgets after setmaxnreg (Cfg). group_gemm's 256-token kernel, with a K loop for each
   // of its seven widths, spilled at 216 per consumer thread (40 bytes with two widths, 176 with
   // all): its consumers get 232, its producer 40 (no spills there either, P78).
@@ -821,9 +827,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const void* tok_map = &mp.tok;
         uint32_t tile_bytes = bytes;
         if constexpr (kNarrow) {
-          const int width = narrow_width(tile_live<kBalanced>(e, tile.m0), sched.narrow, C, T);
+          const int width = kBalanced ? narrow_width_bal(tile_live<kBalanced>(e, tile.m0))
+                                      : narrow_width(tile_live<kBalanced>(e, tile.m0), sched.narrow, C, T);
           if (tok && width < T) {
-            tok_map = narrow_tok + kNarrowMaps * tile.group + narrow_map(width);
+            tok_map = narrow_tok + kNarrowMaps * tile.group + (width / 32 - 2);
+            if constexpr (kBalanced) {
+              if (width == 112) tok_map = narrow_tok + kNarrowMaps * sched.groups + tile.group;
+            }
             tile_bytes -= (T - width) * kBK * 2;
           }
         }
@@ -1031,7 +1041,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if (g_trace != nullptr) {
         int width = T;
         if constexpr (kNarrow)
-          width = narrow_width(tile_live<kBalanced>(sched.entry(tile.group), tile.m0), sched.narrow, C, T);
+          width = kBalanced ? narrow_width_bal(tile_live<kBalanced>(sched.entry(tile.group), tile.m0))
+                            : narrow_width(tile_live<kBalanced>(sched.entry(tile.group), tile.m0), sched.narrow, C, T);
         g_trace[blockIdx.x * kTraceSlots + unit_slot(traced_units, kTuInfo)] =
             static_cast<unsigned long long>(tile.group) | static_cast<unsigned long long>(width) << 8;
       }
@@ -1105,8 +1116,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
     };
     if constexpr (kNarrow) {
-      with_width<T, C>(narrow_width(tile_live<kBalanced>(sched.entry(tile.group), tile.m0), sched.narrow, C, T),
-                       k_loop);
+      const int live = tile_live<kBalanced>(sched.entry(tile.group), tile.m0);
+      with_width<T, C, kBalanced>(kBalanced ? narrow_width_bal(live) : narrow_width(live, sched.narrow, C, T), k_loop);
     } else {
       k_loop(std::integral_constant<int, T>{});
     }
@@ -1211,7 +1222,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         constexpr int kHeldRows = held_rows(T, kStageBytes, kConsumers);
         using Held = HeldTile<kHeldRows>;
         const Held ht(ring + (s == 0 ? kStages - 1 : s - 1) * kStageBytes + consumer * Held::kBytes, warp, lane);
-        const int live = tile_live<kBalanced>(sched.entry(tile.group), tile.m0), wtid = ctid % 128;
+        const int live = kBalanced ? tile_live(sched.entry(tile.group), tile.m0) : static_cast<int>(out.m - tile.m0),
+                  wtid = ctid % 128;
         const uint32_t wg_bar = 2 + consumer;  // named barrier 2 + c: warpgroup c's threads
         const bool aligned = c_rows_aligned(out.c, out.n);
         // A TMA store writes its whole box, clipped only at C's end: a pass past a balanced tile's
@@ -1385,7 +1397,9 @@ inline std::vector<double> unit_costs(const LaunchPlan& lp, int narrow, int cons
                                       const double (&wide)[7] = kWideGroupStep) {
   const int tokens = lp.ts.tokens;
   return unit_steps(lp, [&](const GemmEntry& e, int64_t t) {
-    const int w = narrow_width(tile_live(e, t % e.tiles_t * e.tile_rows), narrow, consumers, tokens);
+    const int live = tile_live(e, static_cast<int>(t % e.tiles_t * e.tile_rows));
+    const int w = narrow == 112 && tokens == 128 && consumers == 2 ? narrow_width_bal(live)
+                                                                   : narrow_width(live, narrow, consumers, tokens);
     narrow_units += w < tokens ? static_cast<int>(lp.ts.splits) : 0;
     if (tokens == 256) return wide[w / 32 - 2] / wide[6];
     return w == 64 ? kStep64 : w == 96 ? kStep96 : w == 112 ? kStep112 : 1.0;
@@ -1618,12 +1632,12 @@ class WgmmaRunner final : public Runner {
     if (kGrouped) {
       m_map_table = DeviceBuffer(maps.size() * sizeof(Maps));
       CUDA_CHECK(cudaMemcpyAsync(m_map_table.get(), maps.data(), m_map_table.bytes(), cudaMemcpyHostToDevice, stream));
-      if (narrow != 0) {  // each group's token boxes of 64, 96, ... rows below m_tok, then 112 (narrow_tok, narrow_map)
+      if (narrow != 0) {  // each group's token boxes of 64, 96, ... rows below m_tok, then each one's of 112 (narrow_tok)
         std::vector<CUtensorMap> narrow_maps;
-        for (const GemmEntry& e : sp.lp.entries) {
+        for (const GemmEntry& e : sp.lp.entries)
           for (int rows = 64; rows < m_tok; rows += 32) narrow_maps.push_back(token_map(e, rows));
-          if (m_tok == 128) narrow_maps.push_back(token_map(e, 112));
-        }
+        if (m_tok == 128)
+          for (const GemmEntry& e : sp.lp.entries) narrow_maps.push_back(token_map(e, 112));
         m_narrow_table = DeviceBuffer(narrow_maps.size() * sizeof(CUtensorMap));
         CUDA_CHECK(cudaMemcpyAsync(m_narrow_table.get(), narrow_maps.data(), m_narrow_table.bytes(),
                                    cudaMemcpyHostToDevice, stream));
@@ -1672,6 +1686,20 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_WEIGHTS_AHEAD=0..8 forces, in fused plans, how many K steps' weights are
     // copied before the CTA's share of the decode is counted (0: none held back), checked on every plan.
     m_tokens.weights_ahead = forced_int("NVFP4_PERSISTENT_WEIGHTS_AHEAD", 0, Cfg<2, 128>::kStages, kWeightsAhead);
+    // Narrow 112 (P219): the decoder-CTA 2 x 128 launch runs its kernel of balanced tiles (kBal)
+    // where a tile's height or a last tile's live tokens are below 128 and above 96 (otherwise the
+    // tiles are 128 apart, as every other kernel runs them); any other launch takes 96.
+    if constexpr (kGrouped && NB == 1) {
+      if (m_sched.narrow == 112) {
+        bool wants = false;
+        for (const GemmEntry& e : sp.lp.entries) {
+          const int64_t last = e.args.m - int64_t{e.tiles_t - 1} * e.tile_rows;
+          wants = wants || e.tile_rows < 128 || (last > 96 && last < 128);
+        }
+        m_balanced = wants && m_tokens.streamed() && m_consumers == 2 && m_tok == 128;
+        if (!m_balanced) m_sched.narrow = 96;
+      }
+    }
     [[maybe_unused]] const int early_steps = forced_int("NVFP4_PERSISTENT_EARLY_STEPS", 0, kWideEarlyMax, kWideEarlySteps);
     if (wide_tokens) m_tokens.fuse_wide(stream, sp.lp.entries, early_steps);
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
@@ -1690,6 +1718,7 @@ class WgmmaRunner final : public Runner {
              (m_global ? (m_sched.ts.push ? ", partial sums through L2 after pairs through DSMEM" : ", partial sums through L2")
                        : "") +
              m_tokens.plan_text();
+    if (m_balanced) m_plan += "; each GEMM's token tiles of balanced heights (n112 wgmmas too)";
     if (sp.narrow_units > 0)
       m_plan += "; " + std::to_string(sp.narrow_units) + " units on narrower wgmmas (partly filled token tiles)" +
                 (sp.order.empty() ? "" : ", units handed out by cost");
@@ -1702,6 +1731,9 @@ class WgmmaRunner final : public Runner {
       if (m_global) return launch<2, 128, true>(stream);
     }
     if constexpr (NB == 1) {
+      if constexpr (kGrouped) {
+        if (m_tokens.streamed() && m_balanced) return launch<2, 128, false, false, true, true>(stream);
+      }
       if (m_tokens.streamed()) return launch<2, 128, false, false, true>(stream);
     }
     if constexpr (kGrouped && fusable_tokens<NB, Sched, true>()) {
@@ -1768,7 +1800,7 @@ class WgmmaRunner final : public Runner {
     if (tokens == 256) return held_rows(256, Cfg<2, 256>::kStageBytes, 2);
     return consumers == 3 ? held_rows(128, Cfg<3, 128>::kStageBytes, 3) : held_rows(128, Cfg<2, 128>::kStageBytes, 2);
   }
-  template <int C, int T, bool kGlobal = false, bool kFused = false, bool kStream = false>
+  template <int C, int T, bool kGlobal = false, bool kFused = false, bool kStream = false, bool kBal = false>
   void launch(cudaStream_t stream) {
     constexpr bool kHeld = held_table<Sched, T, kFused, kStream>(), kWide = wide_fused<Sched, T, kFused>();
     TokenGroupsFor<kHeld> token_groups{};
@@ -1787,7 +1819,7 @@ class WgmmaRunner final : public Runner {
 #if NVFP4_TRACE
     arm_trace(m_trace, static_cast<size_t>(grid) * kTraceSlots, g_trace, stream);
 #endif
-    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream>, grid, Cfg<C, T>::kThreads,
+    launch_clustered(wgmma_gemm_kernel<NB, C, T, Sched, kGlobal, kFused, kStream, kBal>, grid, Cfg<C, T>::kThreads,
                      Cfg<C, T>::kSmemBytes,
                      kGlobal ? (m_sched.ts.push ? 2 : 1) : static_cast<int>(m_sched.ts.splits), stream, maps,
                      static_cast<const Maps*>(m_map_table.get<Maps>()),
@@ -1798,6 +1830,7 @@ class WgmmaRunner final : public Runner {
   DeviceBuffer m_map_table;
   DeviceBuffer m_order;         // GroupScheduler::order
   DeviceBuffer m_narrow_table;  // group_gemm: each group's token maps of 64, 96, ... rows (the kernel's narrow_tok)
+  bool m_balanced = false;      // group_gemm: the decoder-CTA launch runs the kernel of balanced tiles (kBal, P219)
   Sched m_sched;
   Maps m_maps{};
   StreamKWorkspace m_work;  // its plan: stream-K or data-parallel (units; with cut units, per-CTA slots and flags)
