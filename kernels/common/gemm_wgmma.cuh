@@ -178,7 +178,8 @@ inline constexpr int kGroupStreamParts = 2;
 // several units the units are handed out by cost (balance.hpp, P63). kStep64 and kStep96: the
 // K-step time of a 128-token tile that runs 64 or 96 wide relative to a full one (P78, H100),
 // for that balance and the cost model; 256-token tiles: wide_step.
-inline constexpr int kNarrowTokens = 96;
+// Since P219 112: 64, 96 and 112 with balanced tiles where the launch runs decoder CTAs (else 96).
+inline constexpr int kNarrowTokens = 112;
 inline constexpr double kStep64 = 0.82, kStep96 = 0.90;
 // kStep112: P218's n64 / n96 / n128 steps (0.261 / 0.284 / 0.315 us, H200) interpolated.
 inline constexpr double kStep112 = 0.95;
@@ -1528,7 +1529,10 @@ class WgmmaRunner final : public Runner {
     // NVFP4_PERSISTENT_NARROW=0|64|96|112 and NVFP4_PERSISTENT_BALANCE=0|1 force them (measuring),
     // and are checked for every problem so a bad value never passes.
     const std::string narrow_env = forced_choice("NVFP4_PERSISTENT_NARROW", {"0", "64", "96", "112"});
-    const int narrow = kGrouped ? (narrow_env.empty() ? kNarrowTokens : std::stoi(narrow_env)) : 0;
+    int narrow = kGrouped ? (narrow_env.empty() ? kNarrowTokens : std::stoi(narrow_env)) : 0;
+    // 112's balanced tiles run only in the decoder-CTA kernel, which takes at most kMaxStreamGroups
+    // GEMMs: a launch of more is planned and priced at 96, as before P219.
+    if (narrow == 112 && c.groups.size() > static_cast<size_t>(kMaxStreamGroups)) narrow = 96;
     const bool balance = forced_int("NVFP4_PERSISTENT_BALANCE", 0, 1, 1) == 1;
     ShapePlan best =
         plan_shape<NB, 2, 128, Sched>(c, forced.empty() || forced == "2x128" ? 1.0 : 1e9, sched, narrow, balance);
@@ -1698,6 +1702,9 @@ class WgmmaRunner final : public Runner {
         }
         m_balanced = wants && m_tokens.streamed() && m_consumers == 2 && m_tok == 128;
         if (!m_balanced) m_sched.narrow = 96;
+        if (m_balanced)  // that kernel's shared-memory limit raised too (resident_ctas)
+          resident_ctas(wgmma_gemm_kernel<NB, 2, 128, Sched, false, false, true, true>, Cfg<2, 128>::kThreads,
+                        Cfg<2, 128>::kSmemBytes, m_sched.ts.splits);
       }
     }
     [[maybe_unused]] const int early_steps = forced_int("NVFP4_PERSISTENT_EARLY_STEPS", 0, kWideEarlyMax, kWideEarlySteps);

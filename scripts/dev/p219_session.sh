@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # P219 (docs/perf-notes.md): group_gemm's 128-token tiles of balanced heights on n96 / n112 wgmmas
-# (NVFP4_PERSISTENT_NARROW=112). ab: main's build, the new one at its default narrow (96) and at 112
+# (NVFP4_PERSISTENT_NARROW=112, the new build's default). ab: main's build, the new one at 96 and at its default 112
 # on the G=2 cases; verify: group_gemm's configs at 112 by default and with the tokens forced to
 # decoder CTAs; tests / sanitize at 112.
 #   scripts/dev/p219_session.sh OUT [ab] [verify] [tests] [sanitize] [report]   (.carry/new with gpu_tests, .carry/base: main's build)
@@ -14,13 +14,13 @@ step() {
       for c in "group_gemm 192x3072x4096,320x3072x4096" "group_gemm 128x4096x1536,384x4096x1536"; do
         set -- $c
         echo "== $1 $2"
-        python3 scripts/dev/ab.py --rounds "${ROUNDS:-5}" --out "$OUT/ab_$1_${2%%,*}" --build "main=$BASE" --build "n96=$NEW" \
-          --build "n112=$NEW:$N=112" \
+        python3 scripts/dev/ab.py --rounds "${ROUNDS:-5}" --out "$OUT/ab_$1_${2%%,*}" --build "main=$BASE" --build "n96=$NEW:$N=96" \
+          --build "n112=$NEW" \
           -- --problem "$1" --shape "$2" --variant persistent --timer cupti --no-floor --max-time 0.4 2>&1 | tail -n 2
       done
-      "$NEW" --problem group_gemm --shape 192x3072x4096,320x3072x4096 --variant persistent --verify-only --quiet \
+      env "$N=96" "$NEW" --problem group_gemm --shape 192x3072x4096,320x3072x4096 --variant persistent --verify-only --quiet \
         --json "$OUT/plan.json" >/dev/null 2>&1
-      env "$N=112" "$NEW" --problem group_gemm --shape 192x3072x4096,320x3072x4096 --variant persistent --verify-only \
+      "$NEW" --problem group_gemm --shape 192x3072x4096,320x3072x4096 --variant persistent --verify-only \
         --quiet --json "$OUT/plan112.json" >/dev/null 2>&1
       python3 -c "
 import json,sys
@@ -33,7 +33,7 @@ for f in sys.argv[1:]: r=json.load(open(f))['results'][0]; print(f.split('/')[-1
       done
       verify_groups "$NEW" "$OUT" "fused-n112" "narrower" NVFP4_PERSISTENT_TOKENS=fused "$N=112"
       verify_groups "$NEW" "$OUT" "prepass-n112" "narrower" NVFP4_PERSISTENT_TOKENS=prepass "$N=112" ;;
-    tests) (export "$N=112"; gpu_tests_run "$OUT" "Variants.GroupGemm:Variants.StreamTokensRelaunch:Variants.TokenModes" 200) ;;
+    tests) gpu_tests_run "$OUT" "Variants.GroupGemm:Variants.StreamTokensRelaunch:Variants.TokenModes" 200 ;;
     sanitize)
       sanitize_run "$NEW" "$OUT" group_gemm 100x2048x1024,200x2048x1024 NVFP4_PERSISTENT_TOKENS=stream "$N=112"
       sanitize_run "$NEW" "$OUT" group_gemm 40x1024x512,200x512x1024,330x1024x768 "$N=112" ;;
