@@ -19,6 +19,7 @@
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
 #include "gemm_common.cuh"
+#include "tile_rows.hpp"
 
 namespace nvfp4::gemm {
 
@@ -137,15 +138,6 @@ inline int min_k_steps(const LaunchPlan& lp) {
   int k = 1 << 30;
   for (const GemmEntry& e : lp.entries) k = std::min(k, static_cast<int>(e.k_steps));
   return k;
-}
-
-// group_gemm (`persistent`, 2 x 128, narrow 112; docs/perf-notes.md P219): a GEMM of m tokens in
-// as many tiles as tiles of `tokens` would take, each but the last of the same height, the least
-// multiple of 16 that covers m in that many (192: 96 + 96; 320: 112 + 112 + 96): the tiles run on
-// the narrow wgmmas their heights fit (narrow_width), whose K steps are shorter (P218).
-inline int balanced_tile_rows(int64_t m, int tokens) {
-  const int64_t tiles = (m + tokens - 1) / tokens;
-  return static_cast<int>(((m + tiles - 1) / tiles + 15) / 16 * 16);
 }
 
 template <class Kernel>

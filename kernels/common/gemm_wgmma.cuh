@@ -422,12 +422,9 @@ __host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int c
   if (consumers == 2 && narrow == 96 && live <= 96) return 96;
   return 128;
 }
-// Narrow 112 (2 consumers, 128-token tiles of balanced heights: balanced_tile_rows,
-// GemmEntry::tile_rows; P219): 64, 96, 112 or 128. Only the kernel of such tiles (kBal) and the
-// host's prices take it (in the other kernels its test changed ptxas's K loops).
-__host__ __device__ __forceinline__ int narrow_width_bal(int live) {
-  return live <= 64 ? 64 : live <= 96 ? 96 : live <= 112 ? 112 : 128;
-}
+// Narrow 112 (2 consumers, 128-token tiles of balanced heights): narrow_width_bal (tile_rows.hpp),
+// taken only by the kernel of such tiles (kBal) and the host's prices (in the other kernels its
+// test changed ptxas's K loops, P219).
 // A tile's live tokens: those of its GEMM from m0 on, at most its height (GemmEntry::tile_rows).
 // kBalanced false (every kernel but the kBal one, which alone runs balanced tiles): the GEMM's from
 // m0 on, as before P219 (the height's test changed ptxas's K loops, and spilled in the 2 x 256

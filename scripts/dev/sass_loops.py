@@ -81,8 +81,8 @@ def short(name):
     m = re.search(r"ILi(\d+)ELi(\d+)ELi(\d+)EN\S*?(Single|Group)\S*?E+Lb(\d)ELb(\d)ELb(\d)E(?:Lb(\d)E)?", name)
     if not m:
         return name[:80]
-    nb, c, t, sched, glob, fused, stream, even = m.groups()
-    flags = [f for f, on in (("global", glob), ("fused", fused), ("stream", stream), ("even", even)) if on == "1"]
+    nb, c, t, sched, glob, fused, stream, bal = m.groups()
+    flags = [f for f, on in (("global", glob), ("fused", fused), ("stream", stream), ("bal", bal)) if on == "1"]
     return f"{sched} NB={nb} {c}x{t}" + (" " + ",".join(flags) if flags else "")
 
 
