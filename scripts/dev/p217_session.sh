@@ -10,12 +10,8 @@ H=NVFP4_PERSISTENT_HELPED_GROUPS
 step() {
   case $1 in
     ab)
-      for c in "group_gemm 192x3072x4096,320x3072x4096" "group_gemm 128x4096x1536,384x4096x1536"; do
-        set -- $c
-        echo "== $1 $2"
-        python3 scripts/dev/ab.py --rounds "${ROUNDS:-5}" --out "$OUT/ab_$1_${2%%,*}" --build "main=$BASE" --build "h0=$NEW:$H=0" --build "h1=$NEW:$H=1" \
-          -- --problem "$1" --shape "$2" --variant persistent --timer cupti --no-floor --max-time 0.4 2>&1 | tail -n 2
-      done ;;
+      ab_cases "$OUT" "main=$BASE h0=$NEW:$H=0 h1=$NEW:$H=1" "group_gemm 192x3072x4096,320x3072x4096" \
+        "group_gemm 128x4096x1536,384x4096x1536" ;;
     verify)
       verify_groups "$NEW" "$OUT" helped "one warp of each" "$H=1"
       for lg in 0 1 2; do

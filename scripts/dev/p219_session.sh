@@ -11,13 +11,8 @@ N=NVFP4_PERSISTENT_NARROW
 step() {
   case $1 in
     ab)
-      for c in "group_gemm 192x3072x4096,320x3072x4096" "group_gemm 128x4096x1536,384x4096x1536"; do
-        set -- $c
-        echo "== $1 $2"
-        python3 scripts/dev/ab.py --rounds "${ROUNDS:-5}" --out "$OUT/ab_$1_${2%%,*}" --build "main=$BASE" --build "n96=$NEW:$N=96" \
-          --build "n112=$NEW" \
-          -- --problem "$1" --shape "$2" --variant persistent --timer cupti --no-floor --max-time 0.4 2>&1 | tail -n 2
-      done
+      ab_cases "$OUT" "main=$BASE n96=$NEW:$N=96 n112=$NEW" "group_gemm 192x3072x4096,320x3072x4096" \
+        "group_gemm 128x4096x1536,384x4096x1536"
       env "$N=96" "$NEW" --problem group_gemm --shape 192x3072x4096,320x3072x4096 --variant persistent --verify-only --quiet \
         --json "$OUT/plan.json" >/dev/null 2>&1
       "$NEW" --problem group_gemm --shape 192x3072x4096,320x3072x4096 --variant persistent --verify-only \

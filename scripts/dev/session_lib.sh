@@ -111,6 +111,20 @@ gpu_tests_run() {
   echo "gpu_tests exit $?"
   grep -E "^\[  (PASSED|FAILED) |^\[       OK|FAILED TEST|Failure" "$1/gpu_tests.log" | head -n 20
 }
+# ab.py (persistent, cupti, ROUNDS rounds, default 5) on each "PROBLEM SHAPE" case, BUILDS ab.py's
+# name=BIN[:VAR=VAL] separated by spaces:
+#   ab_cases OUT "BUILDS" "PROBLEM SHAPE"...
+ab_cases() {
+  local out=$1 builds=() b c prob shape
+  for b in $2; do builds+=(--build "$b"); done
+  shift 2
+  for c in "$@"; do
+    read -r prob shape <<<"$c"
+    echo "== $prob $shape"
+    python3 scripts/dev/ab.py --rounds "${ROUNDS:-5}" --out "$out/ab_${prob}_${shape%%,*}" "${builds[@]}" \
+      -- --problem "$prob" --shape "$shape" --variant persistent --timer cupti --no-floor --max-time 0.4 2>&1 | tail -n 2
+  done
+}
 ab_problems() {
   local out=$1 name=$2 problems=$3 prob
   shift 3
