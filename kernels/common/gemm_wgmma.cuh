@@ -422,9 +422,10 @@ __host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int c
   if (consumers == 2 && narrow == 96 && live <= 96) return 96;
   return 128;
 }
-// Narrow 112 (2 consumers, 128-token tiles of balanced heights): narrow_width_bal (tile_rows.hpp),
-// taken only by the kernel of such tiles (kBal) and the host's prices (in the other kernels its
-// test changed ptxas's K loops, P219).
+// Narrow 112 (2 consumers, 128-token tiles of balanced heights) takes narrow_width_bal
+// (tile_rows.hpp) instead, in the kernel of such tiles (kBal) and in the host's prices only: in the
+// other kernels its test changed ptxas's K loops (P219).
+
 // A tile's live tokens: those of its GEMM from m0 on, at most its height (GemmEntry::tile_rows).
 // kBalanced false (every kernel but the kBal one, which alone runs balanced tiles): the GEMM's from
 // m0 on, as before P219 (the height's test changed ptxas's K loops, and spilled in the 2 x 256
@@ -434,14 +435,13 @@ __host__ __device__ __forceinline__ int tile_live(const GemmEntry& e, int m0) {
   if constexpr (kBalanced) return std::min(e.tile_rows, static_cast<int>(e.args.m) - m0);
   return static_cast<int>(e.args.m) - m0;
 }
-// narrow_tok: each GEMM's token maps of 64, 96, ... rows below T (kNarrowMaps a GEMM), then, for
-// 128-token tiles, every GEMM's map of 112 rows (the kBal kernel's, P219).
-// The widths narrow_width gives a T-token tile of C consumers, from 64 in steps of 32 (16 in the
-// kBal kernel, for 112), their token boxes below T the narrow_tok maps.
-// (112: only in the kernel that runs tiles of balanced heights, kBal, P219.)
+// The widths a T-token tile of C consumers may run, from 64 in steps of 32 (16 in the kBal kernel,
+// whose tiles may run 112 too). Their token boxes below T are the narrow_tok maps: each GEMM's of
+// 64, 96, ... rows (kNarrowMaps a GEMM), then, for 128-token tiles, every GEMM's of 112 rows.
 template <int W, int T, int C, bool kBal>
 constexpr bool width_taken() {
-  return W == T || (T == 256 ? W >= 64 && W % 32 == 0 && W < T : W == 64 || ((W == 96 || (W == 112 && kBal)) && C == 2));
+  return W == T ||
+         (T == 256 ? W >= 64 && W % 32 == 0 && W < T : W == 64 || ((W == 96 || (W == 112 && kBal)) && C == 2));
 }
 // Calls f(std::integral_constant<int, width>) for a tile's width: one copy of f per width taken.
 template <int T, int C, bool kBal, int W = 64, class F>
@@ -556,11 +556,13 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
   constexpr int kConsumers = C, kWBytes = Cf::kWBytes, kStageBytes = Cf::kStageBytes;
   constexpr int kAtoms = Cf::template kAtoms<NB>, kAtomsPerB = Cf::template kAtomsPerB<NB>;
   // group_gemm: a partly filled tile runs narrow (narrow_width): its token rows copied by the box
-  // of that many rows (group g's narrow_tok[kNarrowMaps g + width / 32 - 2]; 112: after them all), its K loop on
-  // wgmmas that wide. Its live tokens: tile_live (a balanced tile's height, P219, or the GEMM's end).
+  // of that many rows (group g's narrow_tok[kNarrowMaps g + width / 32 - 2]; 112: after them all),
+  // its K loop on wgmmas that wide. Its live tokens: tile_live (a balanced tile's height, P219, or
+  // the GEMM's end).
   constexpr bool kNarrow = kGroupSched<Sched>;
   constexpr bool kBalanced = kBal;  // tiles of balanced heights, on n112 as well (P219)
-  static_assert(!kBal || (kNarrow && kStream && T == 128 && C == 2), "balanced tiles: group_gemm's decoder-CTA 2 x 128 kernel");
+  static_assert(!kBal || (kNarrow && kStream && T == 128 && C == 2),
+                "balanced tiles: group_gemm's decoder-CTA 2 x 128 kernel only");
   // group_gemm: a tile with more work after it goes out through a held ring stage (P80, below).
   constexpr bool kHeldPath = kGroupSched<Sched>;
   // The 2 x 256 kernels' last unsplit tile goes out through its held stage too, not staged through
