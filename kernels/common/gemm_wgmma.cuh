@@ -422,10 +422,6 @@ __host__ __device__ __forceinline__ int narrow_width(int live, int narrow, int c
   if (consumers == 2 && narrow == 96 && live <= 96) return 96;
   return 128;
 }
-// Narrow 112 (2 consumers, 128-token tiles of balanced heights) takes narrow_width_bal
-// (tile_rows.hpp) instead, in the kernel of such tiles (kBal) and in the host's prices only: in the
-// other kernels its test changed ptxas's K loops (P219).
-
 // A tile's live tokens: those of its GEMM from m0 on, at most its height (GemmEntry::tile_rows).
 // kBalanced false (every kernel but the kBal one, which alone runs balanced tiles): the GEMM's from
 // m0 on, as before P219 (the height's test changed ptxas's K loops, and spilled in the 2 x 256
@@ -434,6 +430,14 @@ template <bool kBalanced = true>
 __host__ __device__ __forceinline__ int tile_live(const GemmEntry& e, int m0) {
   if constexpr (kBalanced) return std::min(e.tile_rows, static_cast<int>(e.args.m) - m0);
   return static_cast<int>(e.args.m) - m0;
+}
+// The wgmma width of a tile of GEMM e from token m0 on, in a kernel of C consumers and T-token tiles:
+// narrow_width_bal (tile_rows.hpp: 112 too) in the kBal kernel, else narrow_width for the launch's
+// `narrow` (in the other kernels the 112 test changed ptxas's K loops, P219).
+template <bool kBal, int C, int T>
+__host__ __device__ __forceinline__ int tile_width(const GemmEntry& e, int m0, int narrow) {
+  if constexpr (kBal) return narrow_width_bal(tile_live<kBal>(e, m0));
+  return narrow_width(tile_live<kBal>(e, m0), narrow, C, T);
 }
 // The widths a T-token tile of C consumers may run, from 64 in steps of 32 (16 in the kBal kernel,
 // whose tiles may run 112 too). Their token boxes below T are the narrow_tok maps: each GEMM's of
@@ -827,8 +831,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
         const void* tok_map = &mp.tok;
         uint32_t tile_bytes = bytes;
         if constexpr (kNarrow) {
-          const int width = kBalanced ? narrow_width_bal(tile_live<kBalanced>(e, tile.m0))
-                                      : narrow_width(tile_live<kBalanced>(e, tile.m0), sched.narrow, C, T);
+          const int width = tile_width<kBalanced, C, T>(e, tile.m0, sched.narrow);
           if (tok && width < T) {
             tok_map = narrow_tok + kNarrowMaps * tile.group + (width / 32 - 2);
             if constexpr (kBalanced) {
@@ -1041,8 +1044,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       if (g_trace != nullptr) {
         int width = T;
         if constexpr (kNarrow)
-          width = kBalanced ? narrow_width_bal(tile_live<kBalanced>(sched.entry(tile.group), tile.m0))
-                            : narrow_width(tile_live<kBalanced>(sched.entry(tile.group), tile.m0), sched.narrow, C, T);
+          width = tile_width<kBalanced, C, T>(sched.entry(tile.group), tile.m0, sched.narrow);
         g_trace[blockIdx.x * kTraceSlots + unit_slot(traced_units, kTuInfo)] =
             static_cast<unsigned long long>(tile.group) | static_cast<unsigned long long>(width) << 8;
       }
@@ -1116,8 +1118,8 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
       }
     };
     if constexpr (kNarrow) {
-      const int live = tile_live<kBalanced>(sched.entry(tile.group), tile.m0);
-      with_width<T, C, kBalanced>(kBalanced ? narrow_width_bal(live) : narrow_width(live, sched.narrow, C, T), k_loop);
+      with_width<T, C, kBalanced>(tile_width<kBalanced, C, T>(sched.entry(tile.group), tile.m0, sched.narrow),
+                                  k_loop);
     } else {
       k_loop(std::integral_constant<int, T>{});
     }
@@ -1211,7 +1213,7 @@ __global__ void __launch_bounds__(Cfg<C, T>::kThreads, 1)
           const int h = tile_live(sched.entry(tile.group), tile.m0);
           sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, std::min(16 * u0, h),
                                                  std::min(16 * u1, h), ctid);
-        } else {
+        } else {  // (one call with the bounds in variables changed gemm's epilogue registers)
           sm.template copy_out<kConsumers * 128>(out, tile.l, tile.m0, tile.n0, 16 * u0, 16 * u1, ctid);
         }
       } else if constexpr (!kHeldPath) {
