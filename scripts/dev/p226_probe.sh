@@ -15,7 +15,7 @@ for r in 1 2; do
     for b in ${BUILDS:-trace halves hlock lock}; do
       n=${c%%:*}-$b-$r
       rm -f "$OUT/$n.trace"
-      NVFP4_PERSISTENT_LOCAL_GROUPS=0 NVFP4_TRACE_OUT="$OUT/$n.trace" timeout 40 .carry/$b/nvfp4bench --problem gemm --shape ${c#*:} --variant persistent \
+      NVFP4_PERSISTENT_LOCAL_GROUPS=0 NVFP4_TRACE_OUT="$OUT/$n.trace" timeout 25 .carry/$b/nvfp4bench --problem gemm --shape ${c#*:} --variant persistent \
         --timer cupti --no-floor --max-time 0.3 --quiet --json "$OUT/$n.json" >/dev/null 2>&1
       echo "$n $(python3 -c "
 import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print(r['status'], (r.get('timing') or {}).get('median_us'))" "$OUT/$n.json" 2>&1 | tail -1): $(python3 scripts/dev/loop_span.py "$OUT/$n.trace" 2>&1 | tail -1)"
