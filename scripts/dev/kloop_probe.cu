@@ -244,7 +244,8 @@ __global__ void __launch_bounds__(384, 1) kloop(Params p) {
       step(c1, x, fb);
     }
   } else {
-    // (modes 10-11: this warpgroup's parity, through a shuffle so that it stays warp-uniform)
+    // (modes with stages of their own, and 15: this warpgroup's parity, through a shuffle so that it
+    // stays warp-uniform)
     const int par = kAlt || kMode == 15 ? __shfl_sync(0xffffffffu, ct / 128, 0) : 0;
     for (int i = 0; i < kSteps; ++i) {  // the kernels' form (modes 0-4, 10-12, 15-16)
       const int c = kAlt ? 2 * i + par : i;

@@ -8,7 +8,5 @@
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
 F=.carry/free/nvfp4bench
-python3 scripts/dev/ab.py --rounds "${ROUNDS:-5}" --out "$OUT/ab" --build main=$BASE \
-  --build f0=$F:NVFP4_PROBE_FREE=0 --build f1=$F:NVFP4_PROBE_FREE=1 --build f3=$F:NVFP4_PROBE_FREE=3 \
-  --build f4=$F:NVFP4_PROBE_FREE=4 --build f7=$F:NVFP4_PROBE_FREE=7 \
-  -- --problem gemm --shape 128x4096x7168 --variant persistent --timer cupti --no-floor --max-time 0.4
+ab_cases "$OUT" "main=$BASE f0=$F:NVFP4_PROBE_FREE=0 f1=$F:NVFP4_PROBE_FREE=1 f3=$F:NVFP4_PROBE_FREE=3 f4=$F:NVFP4_PROBE_FREE=4 f7=$F:NVFP4_PROBE_FREE=7" \
+  "gemm 128x4096x7168"

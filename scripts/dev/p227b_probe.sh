@@ -7,8 +7,5 @@
 . "$(dirname "$0")/session_lib.sh"
 session_args "$@"
 F=.carry/free/nvfp4bench
-for c in 128x7168x2048 128x7168x16384 128x4096x7168; do
-  python3 scripts/dev/ab.py --rounds "${ROUNDS:-5}" --out "$OUT/ab-$c" --build main=$BASE \
-    --build f0=$F:NVFP4_PROBE_FREE=0 --build f4=$F:NVFP4_PROBE_FREE=4 \
-    -- --problem gemm --shape $c --variant persistent --timer cupti --no-floor --max-time 0.4 | tail -n 1
-done
+ab_cases "$OUT" "main=$BASE f0=$F:NVFP4_PROBE_FREE=0 f4=$F:NVFP4_PROBE_FREE=4" \
+  "gemm 128x7168x2048" "gemm 128x7168x16384" "gemm 128x4096x7168"
