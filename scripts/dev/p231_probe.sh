@@ -9,6 +9,7 @@
 # P231c: BUILDS="trace hs2w hs2z tz" (hs2 + TOKENS_NONE + ATOMS_NONE, + WEIGHTS_NONE; tz main's with all three).
 # P231d: BUILDS="trace hs2 hs2a hs3" (hs2 + ATOMS_NONE; SPLITPROD=3: tokens and atoms | weights).
 # P231e: BUILDS="trace hs2 hs2a hs2s10" (hs2 + -DNVFP4_PROBE_STAGES=10).
+# P231f: BUILDS="trace hs2a ho hs2ao" (hs2 / hs2a + -DNVFP4_PROBE_DECODER_ORDER=1: the decoders rank-major).
 #   scripts/dev/p231_probe.sh OUT
 set -u
 here=$(dirname "$0")
