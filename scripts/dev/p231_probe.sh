@@ -10,6 +10,7 @@
 # P231d: BUILDS="trace hs2 hs2a hs3" (hs2 + ATOMS_NONE; SPLITPROD=3: tokens and atoms | weights).
 # P231e: BUILDS="trace hs2 hs2a hs2s10" (hs2 + -DNVFP4_PROBE_STAGES=10).
 # P231f: BUILDS="trace hs2a ho hs2ao" (hs2 / hs2a + -DNVFP4_PROBE_DECODER_ORDER=1: the decoders rank-major).
+# P231g: BUILDS="trace hs2nw hs2anw tnw" (hs2 / hs2a / main + -DNVFP4_PROBE_NO_STREAM_WAIT=1).
 #   scripts/dev/p231_probe.sh OUT
 set -u
 here=$(dirname "$0")
