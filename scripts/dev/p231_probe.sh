@@ -11,6 +11,8 @@
 # P231e: BUILDS="trace hs2 hs2a hs2s10" (hs2 + -DNVFP4_PROBE_STAGES=10).
 # P231f: BUILDS="trace hs2a ho hs2ao" (hs2 / hs2a + -DNVFP4_PROBE_DECODER_ORDER=1: the decoders rank-major).
 # P231g: BUILDS="trace hs2nw hs2anw tnw" (hs2 / hs2a / main + -DNVFP4_PROBE_NO_STREAM_WAIT=1).
+# P231h (decoder path only): BUILDS="trace hs2anw hs2anwd tnwd" PROBE_ENV=NVFP4_PROBE_FREE=8 scripts/dev/p226_probe.sh OUT
+# (hs2anwd / tnwd: hs2anw / tnw + -DNVFP4_PROBE_FREE_FUSED=1, the decoder CTAs idle from launch 2).
 #   scripts/dev/p231_probe.sh OUT
 set -u
 here=$(dirname "$0")
