@@ -13,6 +13,8 @@
 # P231g: BUILDS="trace hs2nw hs2anw tnw" (hs2 / hs2a / main + -DNVFP4_PROBE_NO_STREAM_WAIT=1).
 # P231h (decoder path only): BUILDS="trace hs2anw hs2anwd tnwd" PROBE_ENV=NVFP4_PROBE_FREE=8 scripts/dev/p226_probe.sh OUT
 # (hs2anwd / tnwd: hs2anw / tnw + -DNVFP4_PROBE_FREE_FUSED=1, the decoder CTAs idle from launch 2).
+# P231i (pre-pass path): BUILDS="trace hs2a hs2apd tpd" PROBE_ENV="NVFP4_PERSISTENT_TOKENS=prepass NVFP4_PROBE_FREE=16"
+# scripts/dev/p226_probe.sh OUT, then BUILDS="hs2apd tpd" at NVFP4_PROBE_FREE=0 (the pre-pass skipped from launch 2 at 16).
 #   scripts/dev/p231_probe.sh OUT
 set -u
 here=$(dirname "$0")
