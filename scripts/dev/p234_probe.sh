@@ -2,27 +2,14 @@
 # SPDX-License-Identifier: Apache-2.0
 # P234 probe (docs/perf-notes.md): gemm 128x4096x7168's 4-rank end staggered (scripts/dev/p234_stagger.patch,
 # -DNVFP4_PROBE_STAGGER=1, carried in .carry/stag/) against main's report build (.carry/base/), pair 0
-# taking NVFP4_PROBE_STAGGER_STEPS = e more K steps; cupti, cold L2, ROUNDS rounds alternated, every
+# taking NVFP4_PROBE_STAGGER_STEPS = e more K steps; cupti, cold L2, ROUNDS rounds alternated (mode_rounds), every
 # first launch verified; then verify-only of the gpu-mode gemm and dual_gemm configs at e = 3.
 #   scripts/dev/p234_probe.sh OUT
 . "$(dirname "$0")/session_lib.sh"
 OUT=$1
 session_start "$OUT"
-modes=("base:base:" "e0:stag:NVFP4_PROBE_STAGGER_STEPS=0" "e2:stag:NVFP4_PROBE_STAGGER_STEPS=2"
-  "e3:stag:NVFP4_PROBE_STAGGER_STEPS=3" "e4:stag:NVFP4_PROBE_STAGGER_STEPS=4")
-for shape in ${SHAPES:-128x4096x7168}; do
-  for r in $(seq "${ROUNDS:-3}"); do
-    for m in "${modes[@]}"; do
-      IFS=: read -r n b vars <<<"$m"
-      env $vars .carry/$b/nvfp4bench --problem gemm --shape "$shape" --variant persistent --timer cupti --no-floor \
-        --max-time 0.4 --quiet --json "$OUT/p234.json" >/dev/null 2>"$OUT/p234.err"
-      echo "$shape $n $r exit $? $(python3 -c "
-import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; c=r.get('check') or {}
-print(r['status'], (r.get('timing') or {}).get('median_us'), c.get('max_abs'), '|', r.get('plan'))" "$OUT/p234.json" 2>&1 | tail -1)"
-      rm -f "$OUT/p234.json"
-    done
-  done
-done
+mode_rounds "$OUT" "${SHAPES:-128x4096x7168}" "base:base:" "e0:stag:NVFP4_PROBE_STAGGER_STEPS=0" \
+  "e2:stag:NVFP4_PROBE_STAGGER_STEPS=2" "e3:stag:NVFP4_PROBE_STAGGER_STEPS=3" "e4:stag:NVFP4_PROBE_STAGGER_STEPS=4"
 for p in gemm dual_gemm; do
   NVFP4_PROBE_STAGGER_STEPS=3 .carry/stag/nvfp4bench --config configs/gpumode/$p.json --variant persistent --verify-only \
     --quiet --json "$OUT/v_$p.json" >/dev/null 2>&1

@@ -27,6 +27,10 @@
 #   gpu_tests_run OUT FILTER [SECONDS]        .carry/new/gpu_tests on a gtest filter, its verdict lines
 #   ab_problems OUT NAME PROBLEMS BUILD...    scripts/dev/ab.py over the gpu-mode benchmark cases of each
 #                                             problem (`persistent`, cupti, ROUNDS rounds, MAXT seconds)
+#   mode_rounds OUT SHAPES MODE...            gemm `persistent` on each of SHAPES (cupti, cold L2), ROUNDS
+#                                             rounds of the MODEs (NAME:BUILD:VAR=VALUE ...: .carry/BUILD/ with
+#                                             those variables) alternated; per run the exit code, status,
+#                                             median, max_abs and plan, then stderr's last line
 #   default_report BIN OUT NAME               the default config's report (json, csv, md) as OUT/NAME.*
 #   trace_spread OUT NAME PROBLEM SHAPE       trace_run's first lines, then cta_spread.py's per-CTA start spread
 #   trace_table OUT NAME PROBLEM SHAPE [VAR=VALUE ...]
@@ -123,6 +127,24 @@ ab_cases() {
     echo "== $prob $shape"
     python3 scripts/dev/ab.py --rounds "${ROUNDS:-5}" --out "$out/ab_${prob}_${shape%%,*}" "${builds[@]}" \
       -- --problem "$prob" --shape "$shape" --variant persistent --timer cupti --no-floor --max-time 0.4 2>&1 | tail -n 2
+  done
+}
+mode_rounds() {
+  local out=$1 shapes=$2 shape r m n b vars
+  shift 2
+  for shape in $shapes; do
+    for r in $(seq "${ROUNDS:-3}"); do
+      for m in "$@"; do
+        IFS=: read -r n b vars <<<"$m"
+        env $vars ".carry/$b/nvfp4bench" --problem gemm --shape "$shape" --variant persistent --timer cupti --no-floor \
+          --max-time 0.4 --quiet --json "$out/mode.json" >/dev/null 2>"$out/mode.err"
+        echo "$shape $n $r exit $? $(python3 -c "
+import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; c=r.get('check') or {}
+print(r['status'], (r.get('timing') or {}).get('median_us'), c.get('max_abs'), '|', r.get('plan'))" "$out/mode.json" 2>&1 |
+          tail -1) $(tail -n 1 "$out/mode.err")"
+        rm -f "$out/mode.json"
+      done
+    done
   done
 }
 ab_problems() {
