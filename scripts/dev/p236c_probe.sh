@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# P236c probe (docs/perf-notes.md): main's report build (.carry/new) on gemm 128x7168 at K = 256 and
+# 2048, `persistent` and `cublaslt`, under Nsight Compute with its own flush of every cache
+# (--cache-control all) and with none (--cache-control none, nvfp4bench's own L2 read flush before
+# each sample, --l2 cold): is the persistent kernel's +2.3 us under ncu (P236b) the flush of the
+# caches nvfp4bench's L2 flush leaves warm?
+#   scripts/dev/p236c_probe.sh OUT
+. "$(dirname "$0")/session_lib.sh"
+session_args "$@"
+for k in 256 2048; do
+  for cc in all none; do
+    timeout 150 ncu --clock-control none --cache-control $cc --metrics gpu__time_duration.sum -c 60 \
+      .carry/new/nvfp4bench --problem gemm --shape 128x7168x$k --variant persistent,cublaslt --timer events --no-floor \
+      --l2 cold --max-time 0.05 --quiet >"$OUT/ncu_${cc}_k$k.txt" 2>&1
+    echo "K=$k ncu --cache-control $cc (first 60 kernels; the two GEMM kernels):"
+    python3 - "$OUT/ncu_${cc}_k$k.txt" <<'PY'
+import re, sys, collections
+d = collections.defaultdict(list); name = None
+for line in open(sys.argv[1]):
+    m = re.match(r"\s+(\S.*?)\s\(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line)
+    if m: name = m.group(1)[:70]; continue
+    m = re.search(r"gpu__time_duration.sum\s+(\S+)\s+([\d.,]+)", line)
+    if m and name:
+        x = float(m.group(2).replace(",", "")); d[name].append(x / 1000 if m.group(1) in ("nsecond", "ns") else x); name = None
+for k, v in d.items():
+    if "wgmma_gemm" in k or "nvjet_sm90_hsh" in k:
+        v.sort(); print(f"  n={len(v):2d} min {v[0]:8.2f} median {v[len(v)//2]:8.2f} us  {k}")
+PY
+  done
+  .carry/new/nvfp4bench --problem gemm --shape 128x7168x$k --variant persistent,cublaslt --timer cupti --no-floor \
+    --max-time 0.4 --quiet --json "$OUT/k.json" >/dev/null 2>&1
+  python3 -c "
+import json,sys
+for r in json.load(open(sys.argv[1]))['results']:
+    print('  cupti K', sys.argv[2], r['variant'], r['status'], (r.get('timing') or {}).get('median_us'))" "$OUT/k.json" $k
+done
