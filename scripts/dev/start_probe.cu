@@ -9,6 +9,7 @@
 // (gpu__time_duration, the cupti timer's measure) after a 128 MiB flush, and by %globaltimer stamps
 // (entry, first stage landed, tokens decoded, done) per CTA. Variants: stage 0 by the consumers'
 // cp.async instead of TMA (no descriptor to fetch), the descriptor prefetched first thing.
+//   start_probe [read]   (read: nvfp4bench's clean read flush before each launch instead of a memset)
 //   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc/core -o start_probe scripts/dev/start_probe.cu
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -16,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <string>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -153,6 +155,16 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
   }
 }
 
+// Reads the buffer (clean lines, as nvfp4bench's `cold` flush); the sum is stored only if it is
+// impossible, so that the loads stay.
+__global__ void k_read_flush(const uint4* p, size_t n, unsigned* sink) {
+  unsigned acc = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = p[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x9e3779b9u) *sink = acc;
+}
 __global__ void k_flush(uint4* p, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
     p[i] = make_uint4(0, 0, 0, 0);
@@ -174,7 +186,9 @@ double med(std::vector<double> v) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  // `read`: flush by reading a clean buffer (nvfp4bench's way); default: a memset (dirty lines).
+  const bool read_flush = argc > 1 && std::string(argv[1]) == "read";
   uint8_t *w, *tokens;
   uint4 *out, *fl;
   uint64_t* stamps;
@@ -183,6 +197,7 @@ int main() {
   CK(cudaMalloc(&tokens, size_t(kTokens) * kK / 2));
   CK(cudaMalloc(&out, size_t(kTokens) * kRows * 2));
   CK(cudaMalloc(&fl, fn * 16));
+  CK(cudaMemset(fl, 0, fn * 16));
   CK(cudaMalloc(&stamps, kCtas * 4 * sizeof(uint64_t)));
   CK(cudaMemset(w, 0x35, size_t(kRows) * kK / 2));
   CK(cudaMemset(tokens, 0x21, size_t(kTokens) * kK / 2));
@@ -215,12 +230,16 @@ int main() {
                         {"m4 TMA S=8 + 4 local + stores", 8, 4, 1, 0, 0},
                         {"m6 TMA S=8 + 1 local + stores", 8, 1, 1, 0, 0},
                         {"m8 cp.async + TMA + 4 local + stores", 8, 4, 1, 1, 0},
-                        {"m5 stores only", 0, 0, 1, 0, 0}};
+                        {"m5 stores only", 0, 0, 1, 0, 0},
+                        {"m9 cp.async + TMA + 1 local + stores", 8, 1, 1, 1, 0}};
   std::vector<uint64_t> h(kCtas * 4);
   for (const Mode& m : modes) {
     std::vector<double> first, tok, done, span;
     for (int rep = 0; rep < 7; ++rep) {
-      k_flush<<<264, 512>>>(fl, fn);
+      if (read_flush)
+        k_read_flush<<<264, 512>>>(fl, fn, reinterpret_cast<unsigned*>(stamps));
+      else
+        k_flush<<<264, 512>>>(fl, fn);
       Args a{tokens, out, stamps, m.stages, m.local, m.store, m.cp, m.prefetch, w};
       k_start<<<kCtas, kThreads, kSmem>>>(wmap, a);
       CK(cudaGetLastError());
