@@ -14,19 +14,7 @@ for k in 256 2048; do
       .carry/new/nvfp4bench --problem gemm --shape 128x7168x$k --variant persistent,cublaslt --timer events --no-floor \
       --l2 cold --max-time 0.05 --quiet >"$OUT/ncu_${cc}_k$k.txt" 2>&1
     echo "K=$k ncu --cache-control $cc (first 60 kernels; the two GEMM kernels):"
-    python3 - "$OUT/ncu_${cc}_k$k.txt" <<'PY'
-import re, sys, collections
-d = collections.defaultdict(list); name = None
-for line in open(sys.argv[1]):
-    m = re.match(r"\s+(\S.*?)\s\(\d+, \d+, \d+\)x\(\d+, \d+, \d+\)", line)
-    if m: name = m.group(1)[:70]; continue
-    m = re.search(r"gpu__time_duration.sum\s+(\S+)\s+([\d.,]+)", line)
-    if m and name:
-        x = float(m.group(2).replace(",", "")); d[name].append(x / 1000 if m.group(1) in ("nsecond", "ns") else x); name = None
-for k, v in d.items():
-    if "wgmma_gemm" in k or "nvjet_sm90_hsh" in k:
-        v.sort(); print(f"  n={len(v):2d} min {v[0]:8.2f} median {v[len(v)//2]:8.2f} us  {k}")
-PY
+    python3 scripts/dev/ncu_times.py kernels "$OUT/ncu_${cc}_k$k.txt" "wgmma_gemm|nvjet_sm90_hsh"
   done
   .carry/new/nvfp4bench --problem gemm --shape 128x7168x$k --variant persistent,cublaslt --timer cupti --no-floor \
     --max-time 0.4 --quiet --json "$OUT/k.json" >/dev/null 2>&1
