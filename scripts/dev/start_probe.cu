@@ -48,6 +48,8 @@ struct Args {
   int cp;                 // 1: stage 0 by the consumers' cp.async (16 bytes a thread), no descriptor
   int prefetch;           // 1: prefetch.tensormap first thing
   const uint8_t* w;       // the packed weights (for cp)
+  int private_tokens;     // 1: each CTA reads its own copy of the tokens (no line shared across CTAs)
+  int tma_after_loads;    // 1: the weights' copies issued after the consumers' token loads
 };
 
 __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
@@ -59,6 +61,7 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
   __half* tok = reinterpret_cast<__half*>(smem + 1024 + 8 * kStageBytes);  // local token steps (FP16)
   const int tile = blockIdx.x / 2, rank = blockIdx.x % 2;
   if (threadIdx.x == 0 && a.prefetch) asm volatile("prefetch.tensormap [%0];" ::"l"(&wmap) : "memory");
+  if (a.tma_after_loads && a.local_steps > 0 && threadIdx.x < 32) asm volatile("bar.sync 3, 288;" ::: "memory");
   if (threadIdx.x == 0) {
     for (int s = 0; s < 8; ++s)
       asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&full[s])));
@@ -92,8 +95,10 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int s = 0; s < 8; ++s)
       if (s < a.local_steps)
-        w[s] = *reinterpret_cast<const uint4*>(a.tokens + size_t(row) * (kK / 2) +
+        w[s] = *reinterpret_cast<const uint4*>(a.tokens + (a.private_tokens ? size_t(blockIdx.x) * kTokens * (kK / 2) : 0) +
+                                               size_t(row) * (kK / 2) +
                                                (rank * (kK / 2) + s * 64 + half * 32) / 2);
+    if (a.tma_after_loads) asm volatile("bar.arrive 3, 288;" ::: "memory");  // the loads are in flight
 #pragma unroll
     for (int s = 0; s < 8; ++s) {
       if (s >= a.local_steps) break;
@@ -194,13 +199,13 @@ int main(int argc, char** argv) {
   uint64_t* stamps;
   const size_t fn = (size_t(128) << 20) / 16;
   CK(cudaMalloc(&w, size_t(kRows) * kK / 2));
-  CK(cudaMalloc(&tokens, size_t(kTokens) * kK / 2));
+  CK(cudaMalloc(&tokens, size_t(kCtas) * kTokens * kK / 2));  // a private copy per CTA for one mode
   CK(cudaMalloc(&out, size_t(kTokens) * kRows * 2));
   CK(cudaMalloc(&fl, fn * 16));
   CK(cudaMemset(fl, 0, fn * 16));
   CK(cudaMalloc(&stamps, kCtas * 4 * sizeof(uint64_t)));
   CK(cudaMemset(w, 0x35, size_t(kRows) * kK / 2));
-  CK(cudaMemset(tokens, 0x21, size_t(kTokens) * kK / 2));
+  CK(cudaMemset(tokens, 0x21, size_t(kCtas) * kTokens * kK / 2));
   void* enc = nullptr;
   cudaDriverEntryPointQueryResult q{};
   CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &enc, 12000, cudaEnableDefault, &q));
@@ -218,7 +223,7 @@ int main(int argc, char** argv) {
   CK(cudaFuncSetAttribute(k_start, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   struct Mode {
     const char* name;
-    int stages, local, store, cp, prefetch;
+    int stages, local, store, cp, prefetch, priv = 0, after = 0;
   };
   // The names are read by scripts/dev/p236_probe.sh in this order.
   const Mode modes[] = {{"m0 nothing", 0, 0, 0, 0, 0},
@@ -231,7 +236,11 @@ int main(int argc, char** argv) {
                         {"m6 TMA S=8 + 1 local + stores", 8, 1, 1, 0, 0},
                         {"m8 cp.async + TMA + 4 local + stores", 8, 4, 1, 1, 0},
                         {"m5 stores only", 0, 0, 1, 0, 0},
-                        {"m9 cp.async + TMA + 1 local + stores", 8, 1, 1, 1, 0}};
+                        {"m9 cp.async + TMA + 1 local + stores", 8, 1, 1, 1, 0},
+                        {"m10 4 local, no weights", 0, 4, 0, 0, 0},
+                        {"m11 TMA S=8 + 4 local, private tokens", 8, 4, 0, 0, 0, 1, 0},
+                        {"m12 4 local, then TMA S=8", 8, 4, 0, 0, 0, 0, 1},
+                        {"m13 1 local, no weights", 0, 1, 0, 0, 0}};
   std::vector<uint64_t> h(kCtas * 4);
   for (const Mode& m : modes) {
     std::vector<double> first, tok, done, span;
@@ -240,7 +249,7 @@ int main(int argc, char** argv) {
         k_read_flush<<<264, 512>>>(fl, fn, reinterpret_cast<unsigned*>(stamps));
       else
         k_flush<<<264, 512>>>(fl, fn);
-      Args a{tokens, out, stamps, m.stages, m.local, m.store, m.cp, m.prefetch, w};
+      Args a{tokens, out, stamps, m.stages, m.local, m.store, m.cp, m.prefetch, w, m.priv, m.after};
       k_start<<<kCtas, kThreads, kSmem>>>(wmap, a);
       CK(cudaGetLastError());
       CK(cudaDeviceSynchronize());
