@@ -15,10 +15,7 @@ for k in 256 512 2048; do
   for r in 1 2; do
     .carry/new/nvfp4bench --problem gemm --shape 128x7168x$k --variant persistent,cublaslt --timer cupti --no-floor \
       --max-time 0.4 --quiet --json "$OUT/k.json" >/dev/null 2>"$OUT/k.err"
-    python3 -c "
-import json,sys
-for r in json.load(open(sys.argv[1]))['results']:
-    print('K', sys.argv[2], 'round', sys.argv[3], r['variant'], r['status'], (r.get('timing') or {}).get('median_us'))" "$OUT/k.json" $k $r
+    case_medians "$OUT/k.json" "K $k round $r"
   done
 done
 timeout 120 ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum .carry/sp/start_probe >"$OUT/ncu_all.txt" 2>&1

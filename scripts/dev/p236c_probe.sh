@@ -18,8 +18,5 @@ for k in 256 2048; do
   done
   .carry/new/nvfp4bench --problem gemm --shape 128x7168x$k --variant persistent,cublaslt --timer cupti --no-floor \
     --max-time 0.4 --quiet --json "$OUT/k.json" >/dev/null 2>&1
-  python3 -c "
-import json,sys
-for r in json.load(open(sys.argv[1]))['results']:
-    print('  cupti K', sys.argv[2], r['variant'], r['status'], (r.get('timing') or {}).get('median_us'))" "$OUT/k.json" $k
+  case_medians "$OUT/k.json" "  cupti K $k"
 done

@@ -31,6 +31,8 @@
 #                                             rounds of the MODEs (NAME:BUILD:VAR=VALUE ...: .carry/BUILD/ with
 #                                             those variables) alternated; per run the exit code, status,
 #                                             median, max_abs and plan, then stderr's last line
+#   case_medians JSON PREFIX                  per result of an nvfp4bench JSON report: PREFIX, variant,
+#                                             status and median (us)
 #   default_report BIN OUT NAME               the default config's report (json, csv, md) as OUT/NAME.*
 #   trace_spread OUT NAME PROBLEM SHAPE       trace_run's first lines, then cta_spread.py's per-CTA start spread
 #   trace_table OUT NAME PROBLEM SHAPE [VAR=VALUE ...]
@@ -146,6 +148,12 @@ print(r['status'], (r.get('timing') or {}).get('median_us'), c.get('max_abs'), '
       done
     done
   done
+}
+case_medians() {
+  python3 -c "
+import json,sys
+for r in json.load(open(sys.argv[1]))['results']:
+    print(sys.argv[2], r['variant'], r['status'], (r.get('timing') or {}).get('median_us'))" "$1" "$2"
 }
 ab_problems() {
   local out=$1 name=$2 problems=$3 prob

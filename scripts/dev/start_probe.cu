@@ -38,6 +38,16 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// Waits for phase 0 of the barrier, at most until 1 ms after `t0` (a probe must not hang the device).
+__device__ __forceinline__ void wait_phase0(uint64_t* bar, uint64_t t0) {
+  uint32_t done = 0;
+  while (!done && gtime() - t0 < 1000000)
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done)
+                 : "r"(smem_addr(bar))
+                 : "memory");
+}
+
 struct Args {
   const uint8_t* tokens;  // FP4, kTokens x kK / 2
   uint4* out;             // FP16, kTokens x kRows
@@ -120,15 +130,7 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
     t_cp = gtime();
   }
   __syncthreads();  // the barriers' initialisation seen by every thread
-  if (a.stages > 0 && !a.cp) {  // stage 0 is TMA's (bounded: a probe must not hang the device)
-    uint32_t done = 0;
-    while (!done && gtime() - t_entry < 1000000)
-      asm volatile(
-          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-          : "=r"(done)
-          : "r"(smem_addr(&full[0]))
-          : "memory");
-  }
+  if (a.stages > 0 && !a.cp) wait_phase0(&full[0], t_entry);  // stage 0 is TMA's
   const uint64_t t_first = a.cp ? t_cp : gtime();
   if (a.store) {  // this rank's half of the 128 x 128 FP16 tile: 64 weight rows x 128 tokens
     const uint4* src = reinterpret_cast<const uint4*>(ring);
@@ -138,15 +140,7 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
     }
   }
   if (threadIdx.x == 0)  // no copy left in flight at the CTA's exit
-    for (int s = a.cp; s < a.stages; ++s) {
-      uint32_t done = 0;
-      while (!done && gtime() - t_entry < 1000000)
-        asm volatile(
-            "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-            : "=r"(done)
-            : "r"(smem_addr(&full[s]))
-            : "memory");
-    }
+    for (int s = a.cp; s < a.stages; ++s) wait_phase0(&full[s], t_entry);
   __syncthreads();
   if (threadIdx.x == 0) {
     uint64_t* st = a.stamps + 4 * blockIdx.x;
