@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+// P237 probe (docs/perf-notes.md): the K loop's ceiling of an unswapped plan for gemm's 128-token
+// shapes, the tokens on wgmma's M side (two consumer warpgroups of 64 token rows, A decoded from
+// FP4 in registers, as the kernels decode their weights) and a narrow weights tile on its N side
+// (B: N weight rows decoded from FP4 into a shared-memory ring in fragment order, 128-byte
+// swizzle, as the token pre-pass writes its workspace). Like calibrate's decode+wgmma ceiling, the
+// operands live in shared memory only: no global-memory traffic, so the rate is the most such a
+// loop can reach. One CTA per SM, 128 CTAs (gemm 128x7168's 7168 / 56 and 128x4096's 4096 / 32
+// weight tiles), `chunks` K64 steps each, timed with CUDA events (median of 5 after 2 warm-ups).
+// Modes per width N:
+//   m0  A decoded once (only the wgmmas)        m1  A decoded every step (calibrate's loop at width N)
+//   m2  m1 + B decoded every step by the two consumer warpgroups (3 buffers, a named barrier a step)
+//   m3  m1 + B decoded every step by a third (producer) warpgroup (4-stage mbarrier ring)
+//   noswap_probe [chunks]
+//   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc/core -o noswap_probe scripts/dev/noswap_probe.cu
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "fp4_decode.cuh"
+#include "hopper.cuh"
+#include "random_operands.cuh"
+
+#define CK(x)                                                                        \
+  do {                                                                               \
+    cudaError_t e_ = (x);                                                            \
+    if (e_ != cudaSuccess) {                                                         \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      return 1;                                                                      \
+    }                                                                                \
+  } while (0)
+
+namespace {
+using namespace nvfp4;
+
+// wgmma m64nNk16 (A from registers) for the widths hopper.cuh has no wrapper for.
+__device__ __forceinline__ void wgmma_n32(float (&d)[16], const uint32_t (&a)[4], uint64_t desc) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, p, 1, 1, 0;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+__device__ __forceinline__ void wgmma_n56(float (&d)[28], const uint32_t (&a)[4], uint64_t desc) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n56k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27}, {%28,%29,%30,%31}, %32, p, 1, 1, 0;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+
+template <int N>
+__device__ __forceinline__ void wg_mma(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc) {
+  if constexpr (N == 32) wgmma_n32(d, a, desc);
+  else if constexpr (N == 56) wgmma_n56(d, a, desc);
+  else if constexpr (N == 64) sm90::wgmma_m64n64k16_rs(d, a, desc, 1);
+  else sm90::wgmma_m64n128k16_rs(d, a, desc, 1);
+}
+
+constexpr int kTok = 128, kCtas = 128, kStages = 4;
+
+template <int N>
+struct Smem {
+  static constexpr int kBufBytes = N * 128;  // N rows x 64 FP16; a multiple of 1024 for N % 8 == 0
+  __half ring[kStages][N * 64];              // B tiles (each 1024-aligned: the struct is, and N*128 % 1024 == 0)
+  uint8_t tok[kTok * 32];                    // A source: 128 token rows x 64 K packed
+  uint8_t tok_sf[kTok * 4];
+  uint8_t w[N * 32];                         // B source: N weight rows x 64 K packed
+  uint8_t w_sf[N * 4];
+  uint64_t full[kStages], empty[kStages];
+};
+
+template <int N>
+__device__ __forceinline__ Smem<N>& smem() {
+  extern __shared__ uint8_t dyn[];
+  const uint32_t a = sm90::smem_addr(dyn);
+  return *reinterpret_cast<Smem<N>*>(dyn + ((1024 - (a & 1023)) & 1023));
+}
+
+// The A registers of one step: rows row and row + 8, scale block q (16 elements each).
+template <int N>
+__device__ __forceinline__ void decode_a(const Smem<N>& sm, int row, int q, uint32_t (&h)[2][8]) {
+#pragma unroll
+  for (int hr = 0; hr < 2; ++hr) {
+    const int r = row + 8 * hr;
+    const uint2 packed = *reinterpret_cast<const uint2*>(sm.tok + r * 32 + 8 * q);
+    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.tok_sf[r * 4 + q]), h[hr]);
+  }
+}
+
+// B blocks i, i + stride, ... of one step (4 per weight row) into ring stage s, fragment order
+// (block t's h[2j] at k 16j + 2t, h[2j + 1] at 16j + 8 + 2t), 128-byte swizzle.
+template <int N>
+__device__ __forceinline__ void decode_b(Smem<N>& sm, int s, int i, int stride, int step) {
+  const uint32_t base = sm90::smem_addr(sm.ring[s]);
+  for (int b = i; b < 4 * N; b += stride) {
+    const int n = b >> 2, t = (b + step) & 3;
+    const uint2 packed = *reinterpret_cast<const uint2*>(sm.w + n * 32 + 8 * t);
+    uint32_t h[8];
+    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.w_sf[n * 4 + t]), h);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+#pragma unroll
+      for (int p = 0; p < 2; ++p) {
+        const uint32_t chunk = (2 * j + p) ^ (n & 7);
+        const uint32_t addr = base + n * 128 + chunk * 16 + 4 * (b & 3);
+        asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(h[2 * j + p]) : "memory");
+      }
+    }
+  }
+}
+
+template <int N>
+__device__ __forceinline__ void mma_step(float (&acc)[N / 2], const uint32_t (&h)[2][8], uint32_t desc_lo) {
+  sm90::wgmma_fence();
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const uint32_t a[4] = {h[0][2 * j], h[1][2 * j], h[0][2 * j + 1], h[1][2 * j + 1]};
+    wg_mma<N>(acc, a, sm90::desc_from_lo(desc_lo + 2 * j));  // + 32 bytes a K16 slice
+  }
+  sm90::wgmma_commit();
+}
+
+template <int N, int MODE>
+__global__ void __launch_bounds__(MODE == 3 ? 384 : 256, 1) loop_kernel(int chunks, float* sink) {
+  Smem<N>& sm = smem<N>();
+  for (int i = threadIdx.x; i < kStages * N * 64; i += blockDim.x) (&sm.ring[0][0])[i] = random_half(i, 5u);
+  for (int i = threadIdx.x; i < kTok * 32; i += blockDim.x) sm.tok[i] = random_byte(i, 6u);
+  for (int i = threadIdx.x; i < kTok * 4; i += blockDim.x) sm.tok_sf[i] = random_scale(i, 7u);
+  for (int i = threadIdx.x; i < N * 32; i += blockDim.x) sm.w[i] = random_byte(i, 8u);
+  for (int i = threadIdx.x; i < N * 4; i += blockDim.x) sm.w_sf[i] = random_scale(i, 9u);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      sm90::mbar_init(&sm.full[s], 128);
+      sm90::mbar_init(&sm.empty[s], 256);
+    }
+    sm90::mbar_init_fence();
+  }
+  sm90::fence_proxy_async_smem();
+  __syncthreads();
+
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (MODE == 3 && warp >= 8) {  // the producer warpgroup: B of every step
+    const int pi = threadIdx.x - 256;
+    for (int c = 0; c < chunks; ++c) {
+      const int s = c % kStages;
+      if (c >= kStages) sm90::mbar_wait(&sm.empty[s], ((c / kStages) & 1) ^ 1);
+      decode_b<N>(sm, s, pi, 128, c);
+      sm90::fence_proxy_async_smem();
+      sm90::mbar_arrive(&sm.full[s]);
+    }
+    return;
+  }
+  const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4;
+  const int t = lane % 4;
+  const uint32_t ring_lo = sm90::desc_kmajor_sw128_lo(sm90::smem_addr(sm.ring[0]));
+  constexpr uint32_t kStageLo = Smem<N>::kBufBytes >> 4;
+  float acc[N / 2];
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) acc[i] = 0.0f;
+  uint32_t ha[2][8], hb[2][8];
+  if constexpr (MODE == 0) {
+    decode_a<N>(sm, row, t, ha);
+    decode_a<N>(sm, row, (t + 1) % 4, hb);
+  }
+  if constexpr (MODE == 2) {
+    decode_b<N>(sm, 0, threadIdx.x, 256, 0);
+    sm90::fence_proxy_async_smem();
+    sm90::named_sync<256>(1);
+  }
+  sm90::fence_regs(acc);
+  for (int c = 0; c < chunks; c += 2) {
+#pragma unroll
+    for (int u = 0; u < 2; ++u) {
+      const int cc = c + u;
+      uint32_t(&h)[2][8] = u == 0 ? ha : hb;
+      if constexpr (MODE >= 1) decode_a<N>(sm, row, (t + cc) % 4, h);
+      int s = 0;
+      if constexpr (MODE == 2) s = cc % 3;
+      if constexpr (MODE == 3) {
+        s = cc % kStages;
+        sm90::mbar_wait(&sm.full[s], (cc / kStages) & 1);
+      }
+      mma_step<N>(acc, h, ring_lo + s * kStageLo);
+      sm90::wgmma_wait<1>();  // step cc - 1 is done
+      if constexpr (MODE == 2) {
+        decode_b<N>(sm, (cc + 1) % 3, threadIdx.x, 256, cc + 1);
+        sm90::fence_proxy_async_smem();
+        sm90::named_sync<256>(1);
+      }
+      if constexpr (MODE == 3) {
+        if (cc >= 1) sm90::mbar_arrive(&sm.empty[(cc - 1) % kStages]);
+      }
+    }
+  }
+  sm90::wgmma_wait<0>();
+  sm90::fence_regs(acc);
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) sum += acc[i];
+  if (__float_as_uint(sum) == 0xFFFFFFFFu) *sink = sum;
+}
+
+template <int N, int MODE>
+int run(int chunks, float* sink) {
+  auto* k = loop_kernel<N, MODE>;
+  const int threads = MODE == 3 ? 384 : 256;
+  const int smem = std::max<int>(sizeof(Smem<N>) + 1024, 120 * 1024);  // one CTA an SM
+  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<float> ms;
+  for (int r = 0; r < 7; ++r) {
+    CK(cudaEventRecord(e0));
+    k<<<kCtas, threads, smem>>>(chunks, sink);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    float x = 0;
+    CK(cudaEventElapsedTime(&x, e0, e1));
+    if (r >= 2) ms.push_back(x);
+  }
+  std::sort(ms.begin(), ms.end());
+  const double us_step = ms[ms.size() / 2] * 1e3 / chunks;
+  const double flop = 2.0 * kTok * N * 64;
+  std::printf("N=%3d m%d  %.4f us/step  %.1f TFLOP/s per SM x132 = %.0f  (threads %d, smem %d)\n", N, MODE, us_step,
+              flop / (us_step * 1e-6) / 1e12, flop / (us_step * 1e-6) / 1e12 * 132, threads, smem);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int chunks = argc > 1 ? std::atoi(argv[1]) : 8192;
+  float* sink = nullptr;
+  CK(cudaMalloc(&sink, 4));
+  int rc = 0;
+  rc |= run<128, 0>(chunks, sink);
+  rc |= run<128, 1>(chunks, sink);
+  rc |= run<128, 2>(chunks, sink);
+  rc |= run<128, 3>(chunks, sink);
+  rc |= run<64, 0>(chunks, sink);
+  rc |= run<64, 1>(chunks, sink);
+  rc |= run<64, 2>(chunks, sink);
+  rc |= run<64, 3>(chunks, sink);
+  rc |= run<56, 0>(chunks, sink);
+  rc |= run<56, 1>(chunks, sink);
+  rc |= run<56, 2>(chunks, sink);
+  rc |= run<56, 3>(chunks, sink);
+  rc |= run<32, 0>(chunks, sink);
+  rc |= run<32, 1>(chunks, sink);
+  rc |= run<32, 2>(chunks, sink);
+  rc |= run<32, 3>(chunks, sink);
+  return rc;
+}
