@@ -11,7 +11,10 @@
 //   m0  A decoded once (only the wgmmas)        m1  A decoded every step (calibrate's loop at width N)
 //   m2  m1 + B decoded every step by the two consumer warpgroups (3 buffers, a named barrier a step)
 //   m3  m1 + B decoded every step by a third (producer) warpgroup (4-stage mbarrier ring)
-//   noswap_probe [chunks]
+//   m4  four consumer warpgroups (512 threads): token half wg % 2, even / odd K steps wg / 2, A decoded
+//       every step, B fixed (more warps to hide the decode's latency; the halves' sums would meet once)
+//   m5  m4 + B of each pair of steps decoded by all 512 threads (3 pair buffers, a named barrier a pair)
+//   noswap_probe [chunks] [1: only m4, m5]
 //   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc/core -o noswap_probe scripts/dev/noswap_probe.cu
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -59,12 +62,12 @@ __device__ __forceinline__ void wg_mma(float (&d)[N / 2], const uint32_t (&a)[4]
   else sm90::wgmma_m64n128k16_rs(d, a, desc, 1);
 }
 
-constexpr int kTok = 128, kCtas = 128, kStages = 4;
+constexpr int kTok = 128, kCtas = 128, kStages = 4, kRing = 6;
 
 template <int N>
 struct Smem {
   static constexpr int kBufBytes = N * 128;  // N rows x 64 FP16; a multiple of 1024 for N % 8 == 0
-  __half ring[kStages][N * 64];              // B tiles (each 1024-aligned: the struct is, and N*128 % 1024 == 0)
+  __half ring[kRing][N * 64];                // B tiles (each 1024-aligned: the struct is, and N*128 % 1024 == 0)
   uint8_t tok[kTok * 32];                    // A source: 128 token rows x 64 K packed
   uint8_t tok_sf[kTok * 4];
   uint8_t w[N * 32];                         // B source: N weight rows x 64 K packed
@@ -112,6 +115,29 @@ __device__ __forceinline__ void decode_b(Smem<N>& sm, int s, int i, int stride, 
   }
 }
 
+// Both chunks of a pair (B of chunks 2p and 2p + 1) into ring buffers 2s and 2s + 1: blocks i,
+// i + stride, ... of 8N.
+template <int N>
+__device__ __forceinline__ void decode_b2(Smem<N>& sm, int s, int i, int stride, int step) {
+  for (int b2 = i; b2 < 8 * N; b2 += stride) {
+    const int sub = b2 >= 4 * N, b = b2 - sub * 4 * N;
+    const uint32_t base = sm90::smem_addr(sm.ring[2 * s + sub]);
+    const int n = b >> 2, t = (b + step) & 3;
+    const uint2 packed = *reinterpret_cast<const uint2*>(sm.w + n * 32 + 8 * t);
+    uint32_t h[8];
+    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.w_sf[n * 4 + t]), h);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+#pragma unroll
+      for (int p = 0; p < 2; ++p) {
+        const uint32_t chunk = (2 * j + p) ^ (n & 7);
+        const uint32_t addr = base + n * 128 + chunk * 16 + 4 * (b & 3);
+        asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(h[2 * j + p]) : "memory");
+      }
+    }
+  }
+}
+
 template <int N>
 __device__ __forceinline__ void mma_step(float (&acc)[N / 2], const uint32_t (&h)[2][8], uint32_t desc_lo) {
   sm90::wgmma_fence();
@@ -123,10 +149,12 @@ __device__ __forceinline__ void mma_step(float (&acc)[N / 2], const uint32_t (&h
   sm90::wgmma_commit();
 }
 
+constexpr int kThreadsOf(int mode) { return mode == 3 ? 384 : mode >= 4 ? 512 : 256; }
+
 template <int N, int MODE>
-__global__ void __launch_bounds__(MODE == 3 ? 384 : 256, 1) loop_kernel(int chunks, float* sink) {
+__global__ void __launch_bounds__(kThreadsOf(MODE), 1) loop_kernel(int chunks, float* sink) {
   Smem<N>& sm = smem<N>();
-  for (int i = threadIdx.x; i < kStages * N * 64; i += blockDim.x) (&sm.ring[0][0])[i] = random_half(i, 5u);
+  for (int i = threadIdx.x; i < kRing * N * 64; i += blockDim.x) (&sm.ring[0][0])[i] = random_half(i, 5u);
   for (int i = threadIdx.x; i < kTok * 32; i += blockDim.x) sm.tok[i] = random_byte(i, 6u);
   for (int i = threadIdx.x; i < kTok * 4; i += blockDim.x) sm.tok_sf[i] = random_scale(i, 7u);
   for (int i = threadIdx.x; i < N * 32; i += blockDim.x) sm.w[i] = random_byte(i, 8u);
@@ -151,6 +179,46 @@ __global__ void __launch_bounds__(MODE == 3 ? 384 : 256, 1) loop_kernel(int chun
       sm90::fence_proxy_async_smem();
       sm90::mbar_arrive(&sm.full[s]);
     }
+    return;
+  }
+  if constexpr (MODE >= 4) {  // four consumer warpgroups: token half wg % 2, chunk parity wg / 2
+    const int wg = warp / 4, par = wg / 2;
+    const int row4 = (wg % 2) * 64 + (warp % 4) * 16 + lane / 4;
+    const int t4 = lane % 4;
+    const uint32_t lo4 = sm90::desc_kmajor_sw128_lo(sm90::smem_addr(sm.ring[0]));
+    constexpr uint32_t kBufLo = Smem<N>::kBufBytes >> 4;
+    float acc4[N / 2];
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i) acc4[i] = 0.0f;
+    uint32_t h4a[2][8], h4b[2][8];
+    if constexpr (MODE == 5) {
+      decode_b2<N>(sm, 0, threadIdx.x, 512, 0);
+      sm90::fence_proxy_async_smem();
+      sm90::named_sync<512>(1);
+    }
+    sm90::fence_regs(acc4);
+    for (int p = 0; p < chunks / 2; p += 2) {
+#pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const int pp = p + u, cc = 2 * pp + par;
+        uint32_t(&h)[2][8] = u == 0 ? h4a : h4b;
+        decode_a<N>(sm, row4, (t4 + cc) % 4, h);
+        const int s = MODE == 5 ? pp % 3 : 0;
+        mma_step<N>(acc4, h, lo4 + (2 * s + par) * kBufLo);
+        sm90::wgmma_wait<1>();
+        if constexpr (MODE == 5) {
+          decode_b2<N>(sm, (pp + 1) % 3, threadIdx.x, 512, pp + 1);
+          sm90::fence_proxy_async_smem();
+          sm90::named_sync<512>(1);
+        }
+      }
+    }
+    sm90::wgmma_wait<0>();
+    sm90::fence_regs(acc4);
+    float sum4 = 0.0f;
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i) sum4 += acc4[i];
+    if (__float_as_uint(sum4) == 0xFFFFFFFFu) *sink = sum4;
     return;
   }
   const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4;
@@ -206,7 +274,7 @@ __global__ void __launch_bounds__(MODE == 3 ? 384 : 256, 1) loop_kernel(int chun
 template <int N, int MODE>
 int run(int chunks, float* sink) {
   auto* k = loop_kernel<N, MODE>;
-  const int threads = MODE == 3 ? 384 : 256;
+  const int threads = kThreadsOf(MODE);
   const int smem = std::max<int>(sizeof(Smem<N>) + 1024, 120 * 1024);  // one CTA an SM
   CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   cudaEvent_t e0, e1;
@@ -238,21 +306,31 @@ int main(int argc, char** argv) {
   float* sink = nullptr;
   CK(cudaMalloc(&sink, 4));
   int rc = 0;
-  rc |= run<128, 0>(chunks, sink);
-  rc |= run<128, 1>(chunks, sink);
-  rc |= run<128, 2>(chunks, sink);
-  rc |= run<128, 3>(chunks, sink);
-  rc |= run<64, 0>(chunks, sink);
-  rc |= run<64, 1>(chunks, sink);
-  rc |= run<64, 2>(chunks, sink);
-  rc |= run<64, 3>(chunks, sink);
-  rc |= run<56, 0>(chunks, sink);
-  rc |= run<56, 1>(chunks, sink);
-  rc |= run<56, 2>(chunks, sink);
-  rc |= run<56, 3>(chunks, sink);
-  rc |= run<32, 0>(chunks, sink);
-  rc |= run<32, 1>(chunks, sink);
-  rc |= run<32, 2>(chunks, sink);
-  rc |= run<32, 3>(chunks, sink);
+  const int only = argc > 2 ? std::atoi(argv[2]) : -1;  // 1: only the four-warpgroup modes
+  if (only != 1) {
+    rc |= run<128, 0>(chunks, sink);
+    rc |= run<128, 1>(chunks, sink);
+    rc |= run<128, 2>(chunks, sink);
+    rc |= run<128, 3>(chunks, sink);
+    rc |= run<64, 0>(chunks, sink);
+    rc |= run<64, 1>(chunks, sink);
+    rc |= run<64, 2>(chunks, sink);
+    rc |= run<64, 3>(chunks, sink);
+    rc |= run<56, 0>(chunks, sink);
+    rc |= run<56, 1>(chunks, sink);
+    rc |= run<56, 2>(chunks, sink);
+    rc |= run<56, 3>(chunks, sink);
+    rc |= run<32, 0>(chunks, sink);
+    rc |= run<32, 1>(chunks, sink);
+    rc |= run<32, 2>(chunks, sink);
+    rc |= run<32, 3>(chunks, sink);
+  }
+  rc |= run<128, 4>(chunks, sink);
+  rc |= run<64, 4>(chunks, sink);
+  rc |= run<64, 5>(chunks, sink);
+  rc |= run<56, 4>(chunks, sink);
+  rc |= run<56, 5>(chunks, sink);
+  rc |= run<32, 4>(chunks, sink);
+  rc |= run<32, 5>(chunks, sink);
   return rc;
 }
