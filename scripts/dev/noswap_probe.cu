@@ -93,49 +93,49 @@ __device__ __forceinline__ void decode_a(const Smem<N>& sm, int row, int q, uint
   }
 }
 
-// B blocks i, i + stride, ... of one step (4 per weight row) into ring stage s, fragment order
-// (block t's h[2j] at k 16j + 2t, h[2j + 1] at 16j + 8 + 2t), 128-byte swizzle.
+// B block b of a step (weight row b / 4; its scale block rotates with the step) into the tile at
+// `base`, fragment order (block t's h[2j] at k 16j + 2t, h[2j + 1] at 16j + 8 + 2t), 128-byte swizzle.
 template <int N>
-__device__ __forceinline__ void decode_b(Smem<N>& sm, int s, int i, int stride, int step) {
-  const uint32_t base = sm90::smem_addr(sm.ring[s]);
-  for (int b = i; b < 4 * N; b += stride) {
-    const int n = b >> 2, t = (b + step) & 3;
-    const uint2 packed = *reinterpret_cast<const uint2*>(sm.w + n * 32 + 8 * t);
-    uint32_t h[8];
-    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.w_sf[n * 4 + t]), h);
+__device__ __forceinline__ void decode_b_block(const Smem<N>& sm, uint32_t base, int b, int step) {
+  const int n = b >> 2, t = (b + step) & 3;
+  const uint2 packed = *reinterpret_cast<const uint2*>(sm.w + n * 32 + 8 * t);
+  uint32_t h[8];
+  fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.w_sf[n * 4 + t]), h);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
+  for (int j = 0; j < 4; ++j) {
 #pragma unroll
-      for (int p = 0; p < 2; ++p) {
-        const uint32_t chunk = (2 * j + p) ^ (n & 7);
-        const uint32_t addr = base + n * 128 + chunk * 16 + 4 * (b & 3);
-        asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(h[2 * j + p]) : "memory");
-      }
+    for (int p = 0; p < 2; ++p) {
+      const uint32_t chunk = (2 * j + p) ^ (n & 7);
+      const uint32_t addr = base + n * 128 + chunk * 16 + 4 * (b & 3);
+      asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(h[2 * j + p]) : "memory");
     }
   }
 }
 
-// Both chunks of a pair (B of chunks 2p and 2p + 1) into ring buffers 2s and 2s + 1: blocks i,
+// B blocks i, i + stride, ... of one step (4 per weight row) into ring buffer s.
+template <int N>
+__device__ __forceinline__ void decode_b(Smem<N>& sm, int s, int i, int stride, int step) {
+  for (int b = i; b < 4 * N; b += stride) decode_b_block<N>(sm, sm90::smem_addr(sm.ring[s]), b, step);
+}
+
+// Both steps of a pair (B of steps 2p and 2p + 1) into ring buffers 2s and 2s + 1: blocks i,
 // i + stride, ... of 8N.
 template <int N>
 __device__ __forceinline__ void decode_b2(Smem<N>& sm, int s, int i, int stride, int step) {
   for (int b2 = i; b2 < 8 * N; b2 += stride) {
-    const int sub = b2 >= 4 * N, b = b2 - sub * 4 * N;
-    const uint32_t base = sm90::smem_addr(sm.ring[2 * s + sub]);
-    const int n = b >> 2, t = (b + step) & 3;
-    const uint2 packed = *reinterpret_cast<const uint2*>(sm.w + n * 32 + 8 * t);
-    uint32_t h[8];
-    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.w_sf[n * 4 + t]), h);
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-#pragma unroll
-      for (int p = 0; p < 2; ++p) {
-        const uint32_t chunk = (2 * j + p) ^ (n & 7);
-        const uint32_t addr = base + n * 128 + chunk * 16 + 4 * (b & 3);
-        asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(h[2 * j + p]) : "memory");
-      }
-    }
+    const int sub = b2 >= 4 * N;
+    decode_b_block<N>(sm, sm90::smem_addr(sm.ring[2 * s + sub]), b2 - sub * 4 * N, step);
   }
+}
+
+// One round of the consumers' own B decode (m2: one step's tile by 256 threads; m5: a pair's two
+// by 512), made visible to the wgmmas, then the round's barrier.
+template <int N, int kCount>
+__device__ __forceinline__ void b_round(Smem<N>& sm, int s, int step) {
+  if constexpr (kCount == 512) decode_b2<N>(sm, s, threadIdx.x, 512, step);
+  else decode_b<N>(sm, s, threadIdx.x, 256, step);
+  sm90::fence_proxy_async_smem();
+  sm90::named_sync<kCount>(1);
 }
 
 template <int N>
@@ -147,6 +147,25 @@ __device__ __forceinline__ void mma_step(float (&acc)[N / 2], const uint32_t (&h
     wg_mma<N>(acc, a, sm90::desc_from_lo(desc_lo + 2 * j));  // + 32 bytes a K16 slice
   }
   sm90::wgmma_commit();
+}
+
+// The accumulators' end: every wgmma done, then a sum stored only if it were an impossible NaN
+// pattern (so the loop is not dead code).
+template <int R>
+__device__ __forceinline__ void drain_to_sink(float (&acc)[R], float* sink) {
+  sm90::wgmma_wait<0>();
+  sm90::fence_regs(acc);
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < R; ++i) sum += acc[i];
+  if (__float_as_uint(sum) == 0xFFFFFFFFu) *sink = sum;
+}
+
+template <int R>
+__device__ __forceinline__ void zero_acc(float (&acc)[R]) {
+#pragma unroll
+  for (int i = 0; i < R; ++i) acc[i] = 0.0f;
+  sm90::fence_regs(acc);
 }
 
 constexpr int kThreadsOf(int mode) { return mode == 3 ? 384 : mode >= 4 ? 512 : 256; }
@@ -181,64 +200,37 @@ __global__ void __launch_bounds__(kThreadsOf(MODE), 1) loop_kernel(int chunks, f
     }
     return;
   }
-  if constexpr (MODE >= 4) {  // four consumer warpgroups: token half wg % 2, chunk parity wg / 2
-    const int wg = warp / 4, par = wg / 2;
-    const int row4 = (wg % 2) * 64 + (warp % 4) * 16 + lane / 4;
-    const int t4 = lane % 4;
-    const uint32_t lo4 = sm90::desc_kmajor_sw128_lo(sm90::smem_addr(sm.ring[0]));
-    constexpr uint32_t kBufLo = Smem<N>::kBufBytes >> 4;
-    float acc4[N / 2];
-#pragma unroll
-    for (int i = 0; i < N / 2; ++i) acc4[i] = 0.0f;
-    uint32_t h4a[2][8], h4b[2][8];
-    if constexpr (MODE == 5) {
-      decode_b2<N>(sm, 0, threadIdx.x, 512, 0);
-      sm90::fence_proxy_async_smem();
-      sm90::named_sync<512>(1);
-    }
-    sm90::fence_regs(acc4);
-    for (int p = 0; p < chunks / 2; p += 2) {
-#pragma unroll
-      for (int u = 0; u < 2; ++u) {
-        const int pp = p + u, cc = 2 * pp + par;
-        uint32_t(&h)[2][8] = u == 0 ? h4a : h4b;
-        decode_a<N>(sm, row4, (t4 + cc) % 4, h);
-        const int s = MODE == 5 ? pp % 3 : 0;
-        mma_step<N>(acc4, h, lo4 + (2 * s + par) * kBufLo);
-        sm90::wgmma_wait<1>();
-        if constexpr (MODE == 5) {
-          decode_b2<N>(sm, (pp + 1) % 3, threadIdx.x, 512, pp + 1);
-          sm90::fence_proxy_async_smem();
-          sm90::named_sync<512>(1);
-        }
-      }
-    }
-    sm90::wgmma_wait<0>();
-    sm90::fence_regs(acc4);
-    float sum4 = 0.0f;
-#pragma unroll
-    for (int i = 0; i < N / 2; ++i) sum4 += acc4[i];
-    if (__float_as_uint(sum4) == 0xFFFFFFFFu) *sink = sum4;
-    return;
-  }
-  const int row = (warp / 4) * 64 + (warp % 4) * 16 + lane / 4;
+  // Consumer warpgroup w owns token rows 64 (w % 2) ..; with four (m4, m5) w / 2 is its step parity.
+  const int row = ((warp / 4) % 2) * 64 + (warp % 4) * 16 + lane / 4;
   const int t = lane % 4;
   const uint32_t ring_lo = sm90::desc_kmajor_sw128_lo(sm90::smem_addr(sm.ring[0]));
   constexpr uint32_t kStageLo = Smem<N>::kBufBytes >> 4;
   float acc[N / 2];
-#pragma unroll
-  for (int i = 0; i < N / 2; ++i) acc[i] = 0.0f;
+  zero_acc(acc);
   uint32_t ha[2][8], hb[2][8];
+  if constexpr (MODE >= 4) {
+    const int par = warp / 8;
+    if constexpr (MODE == 5) b_round<N, 512>(sm, 0, 0);
+    for (int p = 0; p < chunks / 2; p += 2) {
+#pragma unroll
+      for (int u = 0; u < 2; ++u) {
+        const int pp = p + u, cc = 2 * pp + par;
+        uint32_t(&h)[2][8] = u == 0 ? ha : hb;
+        decode_a<N>(sm, row, (t + cc) % 4, h);
+        const int s = MODE == 5 ? pp % 3 : 0;
+        mma_step<N>(acc, h, ring_lo + (2 * s + par) * kStageLo);
+        sm90::wgmma_wait<1>();
+        if constexpr (MODE == 5) b_round<N, 512>(sm, (pp + 1) % 3, pp + 1);
+      }
+    }
+    drain_to_sink(acc, sink);
+    return;
+  }
   if constexpr (MODE == 0) {
     decode_a<N>(sm, row, t, ha);
     decode_a<N>(sm, row, (t + 1) % 4, hb);
   }
-  if constexpr (MODE == 2) {
-    decode_b<N>(sm, 0, threadIdx.x, 256, 0);
-    sm90::fence_proxy_async_smem();
-    sm90::named_sync<256>(1);
-  }
-  sm90::fence_regs(acc);
+  if constexpr (MODE == 2) b_round<N, 256>(sm, 0, 0);
   for (int c = 0; c < chunks; c += 2) {
 #pragma unroll
     for (int u = 0; u < 2; ++u) {
@@ -253,22 +245,13 @@ __global__ void __launch_bounds__(kThreadsOf(MODE), 1) loop_kernel(int chunks, f
       }
       mma_step<N>(acc, h, ring_lo + s * kStageLo);
       sm90::wgmma_wait<1>();  // step cc - 1 is done
-      if constexpr (MODE == 2) {
-        decode_b<N>(sm, (cc + 1) % 3, threadIdx.x, 256, cc + 1);
-        sm90::fence_proxy_async_smem();
-        sm90::named_sync<256>(1);
-      }
+      if constexpr (MODE == 2) b_round<N, 256>(sm, (cc + 1) % 3, cc + 1);
       if constexpr (MODE == 3) {
         if (cc >= 1) sm90::mbar_arrive(&sm.empty[(cc - 1) % kStages]);
       }
     }
   }
-  sm90::wgmma_wait<0>();
-  sm90::fence_regs(acc);
-  float sum = 0.0f;
-#pragma unroll
-  for (int i = 0; i < N / 2; ++i) sum += acc[i];
-  if (__float_as_uint(sum) == 0xFFFFFFFFu) *sink = sum;
+  drain_to_sink(acc, sink);
 }
 
 template <int N, int MODE>
