@@ -15,7 +15,7 @@
 //       every step, B fixed (more warps to hide the decode's latency; the halves' sums would meet once)
 //   m5  m4 + B of each pair of steps decoded by all 512 threads (3 pair buffers, a named barrier a pair)
 //   noswap_probe [chunks] [1: only m4, m5]
-//   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc/core -o noswap_probe scripts/dev/noswap_probe.cu
+//   nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc -o noswap_probe scripts/dev/noswap_probe.cu
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -24,43 +24,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "fp4_decode.cuh"
-#include "hopper.cuh"
-#include "random_operands.cuh"
-
-#define CK(x)                                                                        \
-  do {                                                                               \
-    cudaError_t e_ = (x);                                                            \
-    if (e_ != cudaSuccess) {                                                         \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      return 1;                                                                      \
-    }                                                                                \
-  } while (0)
+#include "core/random_operands.cuh"
+#include "probe_common.cuh"
 
 namespace {
 using namespace nvfp4;
-
-// wgmma m64nNk16 (A from registers) for the widths hopper.cuh has no wrapper for.
-__device__ __forceinline__ void wgmma_n32(float (&d)[16], const uint32_t (&a)[4], uint64_t desc) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, p, 1, 1, 0;\n}\n"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-__device__ __forceinline__ void wgmma_n56(float (&d)[28], const uint32_t (&a)[4], uint64_t desc) {
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-               "wgmma.mma_async.sync.aligned.m64n56k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27}, {%28,%29,%30,%31}, %32, p, 1, 1, 0;\n}\n"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-
-template <int N>
-__device__ __forceinline__ void wg_mma(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc) {
-  if constexpr (N == 32) wgmma_n32(d, a, desc);
-  else if constexpr (N == 56) wgmma_n56(d, a, desc);
-  else if constexpr (N == 64) sm90::wgmma_m64n64k16_rs(d, a, desc, 1);
-  else sm90::wgmma_m64n128k16_rs(d, a, desc, 1);
-}
 
 constexpr int kTok = 128, kCtas = 128, kStages = 4, kRing = 6;
 
@@ -80,17 +48,6 @@ __device__ __forceinline__ Smem<N>& smem() {
   extern __shared__ uint8_t dyn[];
   const uint32_t a = sm90::smem_addr(dyn);
   return *reinterpret_cast<Smem<N>*>(dyn + ((1024 - (a & 1023)) & 1023));
-}
-
-// The A registers of one step: rows row and row + 8, scale block q (16 elements each).
-template <int N>
-__device__ __forceinline__ void decode_a(const Smem<N>& sm, int row, int q, uint32_t (&h)[2][8]) {
-#pragma unroll
-  for (int hr = 0; hr < 2; ++hr) {
-    const int r = row + 8 * hr;
-    const uint2 packed = *reinterpret_cast<const uint2*>(sm.tok + r * 32 + 8 * q);
-    fp4::decode_block16_raw(packed, fp4::e4m3_to_half2_bcast(sm.tok_sf[r * 4 + q]), h[hr]);
-  }
 }
 
 // B block b of a step (weight row b / 4; its scale block rotates with the step) into the tile at
@@ -138,29 +95,6 @@ __device__ __forceinline__ void b_round(Smem<N>& sm, int s, int step) {
   sm90::named_sync<kCount>(1);
 }
 
-template <int N>
-__device__ __forceinline__ void mma_step(float (&acc)[N / 2], const uint32_t (&h)[2][8], uint32_t desc_lo) {
-  sm90::wgmma_fence();
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    const uint32_t a[4] = {h[0][2 * j], h[1][2 * j], h[0][2 * j + 1], h[1][2 * j + 1]};
-    wg_mma<N>(acc, a, sm90::desc_from_lo(desc_lo + 2 * j));  // + 32 bytes a K16 slice
-  }
-  sm90::wgmma_commit();
-}
-
-// The accumulators' end: every wgmma done, then a sum stored only if it were an impossible NaN
-// pattern (so the loop is not dead code).
-template <int R>
-__device__ __forceinline__ void drain_to_sink(float (&acc)[R], float* sink) {
-  sm90::wgmma_wait<0>();
-  sm90::fence_regs(acc);
-  float sum = 0.0f;
-#pragma unroll
-  for (int i = 0; i < R; ++i) sum += acc[i];
-  if (__float_as_uint(sum) == 0xFFFFFFFFu) *sink = sum;
-}
-
 template <int R>
 __device__ __forceinline__ void zero_acc(float (&acc)[R]) {
 #pragma unroll
@@ -203,8 +137,7 @@ __global__ void __launch_bounds__(kThreadsOf(MODE), 1) loop_kernel(int chunks, f
   // Consumer warpgroup w owns token rows 64 (w % 2) ..; with four (m4, m5) w / 2 is its step parity.
   const int row = ((warp / 4) % 2) * 64 + (warp % 4) * 16 + lane / 4;
   const int t = lane % 4;
-  const uint32_t ring_lo = sm90::desc_kmajor_sw128_lo(sm90::smem_addr(sm.ring[0]));
-  constexpr uint32_t kStageLo = Smem<N>::kBufBytes >> 4;
+  const uint32_t ring = sm90::smem_addr(sm.ring[0]);
   float acc[N / 2];
   zero_acc(acc);
   uint32_t ha[2][8], hb[2][8];
@@ -216,62 +149,62 @@ __global__ void __launch_bounds__(kThreadsOf(MODE), 1) loop_kernel(int chunks, f
       for (int u = 0; u < 2; ++u) {
         const int pp = p + u, cc = 2 * pp + par;
         uint32_t(&h)[2][8] = u == 0 ? ha : hb;
-        decode_a<N>(sm, row, (t + cc) % 4, h);
+        probe::decode_rows(sm.tok, sm.tok_sf, row, (t + cc) % 4, h);
         const int s = MODE == 5 ? pp % 3 : 0;
-        mma_step<N>(acc, h, ring_lo + (2 * s + par) * kStageLo);
+        probe::mma_rs(acc, h, ring + (2 * s + par) * Smem<N>::kBufBytes);
         sm90::wgmma_wait<1>();
         if constexpr (MODE == 5) b_round<N, 512>(sm, (pp + 1) % 3, pp + 1);
       }
     }
-    drain_to_sink(acc, sink);
-    return;
-  }
-  if constexpr (MODE == 0) {
-    decode_a<N>(sm, row, t, ha);
-    decode_a<N>(sm, row, (t + 1) % 4, hb);
-  }
-  if constexpr (MODE == 2) b_round<N, 256>(sm, 0, 0);
-  for (int c = 0; c < chunks; c += 2) {
+  } else {
+    if constexpr (MODE == 0) {
+      probe::decode_rows(sm.tok, sm.tok_sf, row, t, ha);
+      probe::decode_rows(sm.tok, sm.tok_sf, row, (t + 1) % 4, hb);
+    }
+    if constexpr (MODE == 2) b_round<N, 256>(sm, 0, 0);
+    for (int c = 0; c < chunks; c += 2) {
 #pragma unroll
-    for (int u = 0; u < 2; ++u) {
-      const int cc = c + u;
-      uint32_t(&h)[2][8] = u == 0 ? ha : hb;
-      if constexpr (MODE >= 1) decode_a<N>(sm, row, (t + cc) % 4, h);
-      int s = 0;
-      if constexpr (MODE == 2) s = cc % 3;
-      if constexpr (MODE == 3) {
-        s = cc % kStages;
-        sm90::mbar_wait(&sm.full[s], (cc / kStages) & 1);
-      }
-      mma_step<N>(acc, h, ring_lo + s * kStageLo);
-      sm90::wgmma_wait<1>();  // step cc - 1 is done
-      if constexpr (MODE == 2) b_round<N, 256>(sm, (cc + 1) % 3, cc + 1);
-      if constexpr (MODE == 3) {
-        if (cc >= 1) sm90::mbar_arrive(&sm.empty[(cc - 1) % kStages]);
+      for (int u = 0; u < 2; ++u) {
+        const int cc = c + u;
+        uint32_t(&h)[2][8] = u == 0 ? ha : hb;
+        if constexpr (MODE >= 1) probe::decode_rows(sm.tok, sm.tok_sf, row, (t + cc) % 4, h);
+        int s = 0;
+        if constexpr (MODE == 2) s = cc % 3;
+        if constexpr (MODE == 3) {
+          s = cc % kStages;
+          sm90::mbar_wait(&sm.full[s], (cc / kStages) & 1);
+        }
+        probe::mma_rs(acc, h, ring + s * Smem<N>::kBufBytes);
+        sm90::wgmma_wait<1>();  // step cc - 1 is done
+        if constexpr (MODE == 2) b_round<N, 256>(sm, (cc + 1) % 3, cc + 1);
+        if constexpr (MODE == 3) {
+          if (cc >= 1) sm90::mbar_arrive(&sm.empty[(cc - 1) % kStages]);
+        }
       }
     }
   }
-  drain_to_sink(acc, sink);
+  sm90::wgmma_wait<0>();
+  probe::sink_acc(acc, sink);
 }
 
 template <int N, int MODE>
 int run(int chunks, float* sink) {
   auto* k = loop_kernel<N, MODE>;
   const int threads = kThreadsOf(MODE);
-  const int smem = std::max<int>(sizeof(Smem<N>) + 1024, 120 * 1024);  // one CTA an SM
-  CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  const int smem = probe::one_cta_per_sm(sizeof(Smem<N>)).smem;
+  PROBE_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
+  PROBE_CHECK(cudaEventCreate(&e0));
+  PROBE_CHECK(cudaEventCreate(&e1));
   std::vector<float> ms;
   for (int r = 0; r < 7; ++r) {
-    CK(cudaEventRecord(e0));
+    PROBE_CHECK(cudaEventRecord(e0));
     k<<<kCtas, threads, smem>>>(chunks, sink);
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    CK(cudaGetLastError());
+    PROBE_CHECK(cudaEventRecord(e1));
+    PROBE_CHECK(cudaEventSynchronize(e1));
+    PROBE_CHECK(cudaGetLastError());
     float x = 0;
-    CK(cudaEventElapsedTime(&x, e0, e1));
+    PROBE_CHECK(cudaEventElapsedTime(&x, e0, e1));
     if (r >= 2) ms.push_back(x);
   }
   std::sort(ms.begin(), ms.end());
@@ -287,7 +220,7 @@ int run(int chunks, float* sink) {
 int main(int argc, char** argv) {
   const int chunks = argc > 1 ? std::atoi(argv[1]) : 8192;
   float* sink = nullptr;
-  CK(cudaMalloc(&sink, 4));
+  PROBE_CHECK(cudaMalloc(&sink, 4));
   int rc = 0;
   const int only = argc > 2 ? std::atoi(argv[2]) : -1;  // 1: only the four-warpgroup modes
   if (only != 1) {

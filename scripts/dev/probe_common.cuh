@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the decode+wgmma probes of scripts/dev share (ss_probe.cu, ramp_probe.cu, kloop_probe.cu):
-// calibrate's decode of a consumer thread's two rows, its four m64n128k16 RS wgmmas on one token
-// tile, the clocks, and the sink that keeps the accumulators alive.
+// calibrate's decode of a consumer thread's two rows, its four m64nNk16 RS wgmmas on one token
+// tile, the clocks, the sink that keeps the accumulators alive, and a host check of CUDA calls
+// (also noswap_probe.cu, start_probe.cu).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 
 #include "core/fp4_decode.cuh"
 #include "core/hopper.cuh"
@@ -37,25 +39,39 @@ __device__ __forceinline__ void decode_rows(const uint8_t* packed, const uint8_t
   }
 }
 
-// The chunk's four k16 slices as wgmma m64n128k16 RS on the token tile at `tok` (128-byte swizzle),
-// one commit group.
-__device__ __forceinline__ void mma_rs(float (&acc)[64], const uint32_t (&h)[2][8], uint32_t tok) {
+// One wgmma m64nNk16 RS (N = 2R, the width of the accumulator array): the widths the probes use.
+template <int R>
+__device__ __forceinline__ void wgmma_rs(float (&acc)[R], const uint32_t (&a)[4], uint64_t desc) {
+  if constexpr (R == 16) sm90::wgmma_m64n32k16_rs(acc, a, desc, 1);
+  else if constexpr (R == 28) sm90::wgmma_m64n56k16_rs(acc, a, desc, 1);
+  else if constexpr (R == 32) sm90::wgmma_m64n64k16_rs(acc, a, desc, 1);
+  else {
+    static_assert(R == 64, "an n32, n56, n64 or n128 accumulator");
+    sm90::wgmma_m64n128k16_rs(acc, a, desc, 1);
+  }
+}
+
+// The chunk's four k16 slices as wgmma m64nNk16 RS (N = 2R) on the token tile at `tok` (128-byte
+// swizzle), one commit group.
+template <int R>
+__device__ __forceinline__ void mma_rs(float (&acc)[R], const uint32_t (&h)[2][8], uint32_t tok) {
   sm90::wgmma_fence();
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
     const uint32_t a[4] = {h[0][2 * j], h[1][2 * j], h[0][2 * j + 1], h[1][2 * j + 1]};
-    sm90::wgmma_m64n128k16_rs(acc, a, sm90::desc_kmajor_sw128(tok + 32 * j), 1);
+    wgmma_rs(acc, a, sm90::desc_kmajor_sw128(tok + 32 * j));
   }
   sm90::wgmma_commit();
 }
 
 // The accumulators summed and stored only if the sum has an impossible bit pattern, so that the
 // compiler keeps every wgmma.
-__device__ __forceinline__ void sink_acc(float (&acc)[64], float* sink) {
+template <int R>
+__device__ __forceinline__ void sink_acc(float (&acc)[R], float* sink) {
   sm90::fence_regs(acc);
   float sum = 0.0f;
 #pragma unroll
-  for (int i = 0; i < 64; ++i) sum += acc[i];
+  for (int i = 0; i < R; ++i) sum += acc[i];
   if (__float_as_uint(sum) == 0xFFFFFFFFu) *sink = sum;
 }
 
@@ -74,3 +90,13 @@ inline OnePerSm one_cta_per_sm(size_t bytes) {
 }
 
 }  // namespace nvfp4::probe
+
+// Host: a CUDA call that fails prints where and why, and the enclosing function returns 1.
+#define PROBE_CHECK(x)                                                                 \
+  do {                                                                                 \
+    cudaError_t e_ = (x);                                                              \
+    if (e_ != cudaSuccess) {                                                           \
+      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+      return 1;                                                                        \
+    }                                                                                  \
+  } while (0)

@@ -10,7 +10,7 @@
 // (entry, first stage landed, tokens decoded, done) per CTA. Variants: stage 0 by the consumers'
 // cp.async instead of TMA (no descriptor to fetch), the descriptor prefetched first thing.
 //   start_probe [read]   (read: nvfp4bench's clean read flush before each launch instead of a memset)
-//   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc/core -o start_probe scripts/dev/start_probe.cu
+//   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Isrc -o start_probe scripts/dev/start_probe.cu
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_fp16.h>
@@ -22,21 +22,16 @@
 #include <cstdio>
 #include <vector>
 
-#include "fp4_decode.cuh"
+#include "probe_common.cuh"
 
 namespace {
+using namespace nvfp4;
 
 constexpr int kCtas = 112, kThreads = 384, kSmem = 200 * 1024, kRows = 7168, kK = 2048, kTokens = 128;
 constexpr int kStageBytes = 32 * 128;  // one weights box: 64 K (32 bytes) x 128 rows
 
-__device__ __forceinline__ uint64_t gtime() {
-  uint64_t t;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+using nvfp4::sm90::smem_addr;
+__device__ __forceinline__ uint64_t gtime() { return nvfp4::probe::globaltimer_now(); }
 
 // Waits for phase 0 of the barrier, at most until 1 ms after `t0` (a probe must not hang the device).
 __device__ __forceinline__ void wait_phase0(uint64_t* bar, uint64_t t0) {
@@ -70,22 +65,15 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
   unsigned char* ring = smem + 1024;                 // 8 weights stages
   __half* tok = reinterpret_cast<__half*>(smem + 1024 + 8 * kStageBytes);  // local token steps (FP16)
   const int tile = blockIdx.x / 2, rank = blockIdx.x % 2;
-  if (threadIdx.x == 0 && a.prefetch) asm volatile("prefetch.tensormap [%0];" ::"l"(&wmap) : "memory");
-  if (a.tma_after_loads && a.local_steps > 0 && threadIdx.x < 32) asm volatile("bar.sync 3, 288;" ::: "memory");
+  if (threadIdx.x == 0 && a.prefetch) sm90::tma_prefetch_desc(&wmap);
+  if (a.tma_after_loads && a.local_steps > 0 && threadIdx.x < 32) sm90::named_sync<288>(3);
   if (threadIdx.x == 0) {
-    for (int s = 0; s < 8; ++s)
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&full[s])));
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int s = 0; s < 8; ++s) sm90::mbar_init(&full[s], 1);
+    sm90::mbar_init_fence();
     for (int s = a.cp; s < a.stages; ++s) {
-      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(&full[s])),
-                   "r"(kStageBytes)
-                   : "memory");
+      sm90::mbar_arrive_expect_tx(&full[s], kStageBytes);
       const int x = (rank * (kK / 2) + s * 64) / 2, y = tile * 128;
-      asm volatile(
-          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::
-              "r"(smem_addr(ring + s * kStageBytes)),
-          "l"(&wmap), "r"(smem_addr(&full[s])), "r"(x), "r"(y)
-          : "memory");
+      sm90::tma_load_2d(smem_addr(ring + s * kStageBytes), &wmap, smem_addr(&full[s]), x, y);
     }
   }
   uint64_t t_tok = t_entry, t_cp = 0;
@@ -113,20 +101,20 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(kThreads, 1)
     for (int s = 0; s < 8; ++s) {
       if (s >= a.local_steps) break;
       uint32_t h[16];
-      nvfp4::fp4::e2m1x8_to_raw_half2x4(w[s].x, *reinterpret_cast<uint32_t(*)[4]>(&h[0]));
-      nvfp4::fp4::e2m1x8_to_raw_half2x4(w[s].y, *reinterpret_cast<uint32_t(*)[4]>(&h[4]));
-      nvfp4::fp4::e2m1x8_to_raw_half2x4(w[s].z, *reinterpret_cast<uint32_t(*)[4]>(&h[8]));
-      nvfp4::fp4::e2m1x8_to_raw_half2x4(w[s].w, *reinterpret_cast<uint32_t(*)[4]>(&h[12]));
+      fp4::e2m1x8_to_raw_half2x4(w[s].x, *reinterpret_cast<uint32_t(*)[4]>(&h[0]));
+      fp4::e2m1x8_to_raw_half2x4(w[s].y, *reinterpret_cast<uint32_t(*)[4]>(&h[4]));
+      fp4::e2m1x8_to_raw_half2x4(w[s].z, *reinterpret_cast<uint32_t(*)[4]>(&h[8]));
+      fp4::e2m1x8_to_raw_half2x4(w[s].w, *reinterpret_cast<uint32_t(*)[4]>(&h[12]));
       uint4* dst = reinterpret_cast<uint4*>(tok + (size_t(s) * kTokens + row) * 64 + half * 32);
 #pragma unroll
       for (int i = 0; i < 4; ++i) dst[i] = make_uint4(h[4 * i], h[4 * i + 1], h[4 * i + 2], h[4 * i + 3]);
     }
-    asm volatile("bar.sync 1, 256;" ::: "memory");
+    sm90::named_sync<256>(1);
     t_tok = gtime();
   }
   if (threadIdx.x >= 128 && a.cp) {
     asm volatile("cp.async.wait_group 0;" ::: "memory");
-    asm volatile("bar.sync 2, 256;" ::: "memory");
+    sm90::named_sync<256>(2);
     t_cp = gtime();
   }
   __syncthreads();  // the barriers' initialisation seen by every thread
@@ -169,15 +157,6 @@ __global__ void k_flush(uint4* p, size_t n) {
     p[i] = make_uint4(0, 0, 0, 0);
 }
 
-#define CK(x)                                                                        \
-  do {                                                                               \
-    cudaError_t e_ = (x);                                                            \
-    if (e_ != cudaSuccess) {                                                         \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      return 1;                                                                      \
-    }                                                                                \
-  } while (0)
-
 double med(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -192,17 +171,17 @@ int main(int argc, char** argv) {
   uint4 *out, *fl;
   uint64_t* stamps;
   const size_t fn = (size_t(128) << 20) / 16;
-  CK(cudaMalloc(&w, size_t(kRows) * kK / 2));
-  CK(cudaMalloc(&tokens, size_t(kCtas) * kTokens * kK / 2));  // a private copy per CTA for one mode
-  CK(cudaMalloc(&out, size_t(kTokens) * kRows * 2));
-  CK(cudaMalloc(&fl, fn * 16));
-  CK(cudaMemset(fl, 0, fn * 16));
-  CK(cudaMalloc(&stamps, kCtas * 4 * sizeof(uint64_t)));
-  CK(cudaMemset(w, 0x35, size_t(kRows) * kK / 2));
-  CK(cudaMemset(tokens, 0x21, size_t(kCtas) * kTokens * kK / 2));
+  PROBE_CHECK(cudaMalloc(&w, size_t(kRows) * kK / 2));
+  PROBE_CHECK(cudaMalloc(&tokens, size_t(kCtas) * kTokens * kK / 2));  // a private copy per CTA for one mode
+  PROBE_CHECK(cudaMalloc(&out, size_t(kTokens) * kRows * 2));
+  PROBE_CHECK(cudaMalloc(&fl, fn * 16));
+  PROBE_CHECK(cudaMemset(fl, 0, fn * 16));
+  PROBE_CHECK(cudaMalloc(&stamps, kCtas * 4 * sizeof(uint64_t)));
+  PROBE_CHECK(cudaMemset(w, 0x35, size_t(kRows) * kK / 2));
+  PROBE_CHECK(cudaMemset(tokens, 0x21, size_t(kCtas) * kTokens * kK / 2));
   void* enc = nullptr;
   cudaDriverEntryPointQueryResult q{};
-  CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &enc, 12000, cudaEnableDefault, &q));
+  PROBE_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &enc, 12000, cudaEnableDefault, &q));
   CUtensorMap wmap{};
   const cuuint64_t dims[2] = {kK / 2, kRows};
   const cuuint64_t strides[1] = {kK / 2};
@@ -214,7 +193,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cuTensorMapEncodeTiled failed\n");
     return 1;
   }
-  CK(cudaFuncSetAttribute(k_start, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
+  PROBE_CHECK(cudaFuncSetAttribute(k_start, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
   struct Mode {
     const char* name;
     int stages, local, store, cp, prefetch, priv = 0, after = 0;
@@ -245,9 +224,9 @@ int main(int argc, char** argv) {
         k_flush<<<264, 512>>>(fl, fn);
       Args a{tokens, out, stamps, m.stages, m.local, m.store, m.cp, m.prefetch, w, m.priv, m.after};
       k_start<<<kCtas, kThreads, kSmem>>>(wmap, a);
-      CK(cudaGetLastError());
-      CK(cudaDeviceSynchronize());
-      CK(cudaMemcpy(h.data(), stamps, h.size() * 8, cudaMemcpyDeviceToHost));
+      PROBE_CHECK(cudaGetLastError());
+      PROBE_CHECK(cudaDeviceSynchronize());
+      PROBE_CHECK(cudaMemcpy(h.data(), stamps, h.size() * 8, cudaMemcpyDeviceToHost));
       uint64_t t0 = ~0ull, tend = 0;
       for (int c = 0; c < kCtas; ++c) t0 = std::min(t0, h[4 * c]), tend = std::max(tend, h[4 * c + 2]);
       std::vector<double> f, t, d;
@@ -266,7 +245,7 @@ int main(int argc, char** argv) {
                 "tokens decoded %.2f, first stage %.2f, done %.2f, last CTA done %.2f\n",
                 m.name, med(tok), med(first), med(done), med(span));
   }
-  CK(cudaDeviceSynchronize());
+  PROBE_CHECK(cudaDeviceSynchronize());
   std::printf("done\n");
   return 0;
 }
