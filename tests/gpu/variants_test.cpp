@@ -381,7 +381,7 @@ TEST(Variants, PersistentRejectsBadKnobs) {
              {"NVFP4_PERSISTENT_ISSUERS", "two", "from 1 to 3", nullptr},
              {"NVFP4_PERSISTENT_PUSH", "2", "from 0 to 1", nullptr},
              {"NVFP4_PERSISTENT_ROLE_LOOPS", "2", "from 0 to 1", nullptr},
-             {"NVFP4_PERSISTENT_NARROW", "32", "0, 64 or 96", nullptr},
+             {"NVFP4_PERSISTENT_NARROW", "32", "0, 64, 96 or 112", nullptr},
              {"NVFP4_PERSISTENT_BALANCE", "2", "from 0 to 1", nullptr},
              {"NVFP4_PERSISTENT_PARTS", "2", "from 0 to 1", nullptr},
              {"NVFP4_PERSISTENT_SK_CTAS", "5x", "whole number", nullptr},
