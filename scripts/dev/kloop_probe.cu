@@ -83,15 +83,7 @@ __global__ void __launch_bounds__(384, 1) kloop(Params p) {
   for (int s = 0; s < kRing; ++s)  // packed bytes and scales: random codes
     for (int i = threadIdx.x; i < int(kW + kSf); i += blockDim.x)
       base[s * kStagePad + kTok + i] = i < int(kW) ? random_byte(i + s * 4096, 6u) : random_scale(i + s * 512, 7u);
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kRing; ++s) {
-      sm90::mbar_init(&full[s], kCopies && !kSplitProd ? 3 : 1);
-      sm90::mbar_init(&empty[s], kWarpArrive ? 8 : kAlt ? 128 : 256);
-    }
-    sm90::mbar_init_fence();
-  }
-  sm90::fence_proxy_async_smem();
-  __syncthreads();
+  probe::init_ring(full, empty, kRing, kCopies && !kSplitProd ? 3 : 1, kWarpArrive ? 8 : kAlt ? 128 : 256);
   const size_t per_step = kW + kSf;
   const uint8_t* mine = p.weights + static_cast<size_t>(blockIdx.x) * 2 * kSteps * per_step;
   if (threadIdx.x < 128) {  // ---- producer ----

@@ -112,15 +112,7 @@ __global__ void __launch_bounds__(kThreadsOf(MODE), 1) loop_kernel(int chunks, f
   for (int i = threadIdx.x; i < kTok * 4; i += blockDim.x) sm.tok_sf[i] = random_scale(i, 7u);
   for (int i = threadIdx.x; i < N * 32; i += blockDim.x) sm.w[i] = random_byte(i, 8u);
   for (int i = threadIdx.x; i < N * 4; i += blockDim.x) sm.w_sf[i] = random_scale(i, 9u);
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      sm90::mbar_init(&sm.full[s], 128);
-      sm90::mbar_init(&sm.empty[s], 256);
-    }
-    sm90::mbar_init_fence();
-  }
-  sm90::fence_proxy_async_smem();
-  __syncthreads();
+  probe::init_ring(sm.full, sm.empty, kStages, 128, 256);
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (MODE == 3 && warp >= 8) {  // the producer warpgroup: B of every step

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the decode+wgmma probes of scripts/dev share (ss_probe.cu, ramp_probe.cu, kloop_probe.cu):
 // calibrate's decode of a consumer thread's two rows, its four m64nNk16 RS wgmmas on one token
-// tile, the clocks, the sink that keeps the accumulators alive, and a host check of CUDA calls
-// (also noswap_probe.cu, start_probe.cu).
+// tile, a ring's barrier set-up (ss, kloop and noswap probes), the clocks, the sink that keeps the
+// accumulators alive, and a host check of CUDA calls (also noswap_probe.cu, start_probe.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -62,6 +62,21 @@ __device__ __forceinline__ void mma_rs(float (&acc)[R], const uint32_t (&h)[2][8
     wgmma_rs(acc, a, sm90::desc_kmajor_sw128(tok + 32 * j));
   }
   sm90::wgmma_commit();
+}
+
+// A ring's barriers set up by thread 0 (`full` and `empty`, `stages` each, with these arrival
+// counts); then every thread's shared-memory writes fenced for the async proxy and the CTA met.
+__device__ __forceinline__ void init_ring(uint64_t* full, uint64_t* empty, int stages, uint32_t full_arrivals,
+                                          uint32_t empty_arrivals) {
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      sm90::mbar_init(&full[s], full_arrivals);
+      sm90::mbar_init(&empty[s], empty_arrivals);
+    }
+    sm90::mbar_init_fence();
+  }
+  sm90::fence_proxy_async_smem();
+  __syncthreads();
 }
 
 // The accumulators summed and stored only if the sum has an impossible bit pattern, so that the

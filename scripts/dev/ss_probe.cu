@@ -103,15 +103,7 @@ __global__ void __launch_bounds__(kMode == 3 ? 384 : kMode == 4 ? 128 : 256, 1) 
 #if NVFP4_SM90A
   Smem& sm = smem();
   fill(sm);
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      sm90::mbar_init(&sm.full[s], 128);
-      sm90::mbar_init(&sm.empty[s], 8);
-    }
-    sm90::mbar_init_fence();
-  }
-  sm90::fence_proxy_async_smem();
-  __syncthreads();
+  probe::init_ring(sm.full, sm.empty, kStages, 128, 8);
   const int lane = threadIdx.x % 32;
   const uint32_t tok = kMode == 5 && threadIdx.x >= 128 ? sm90::smem_addr(sm.tokens2) : sm90::smem_addr(sm.tokens);
   if constexpr (kMode == 3) {
